@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "MapRules",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "WebMap", targets: ["WebMap"]),
+        .library(name: "Rules", targets: ["Rules"]),
+        .library(name: "Report", targets: ["Report"]),
+        .executable(name: "maprules", targets: ["maprules"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/onevcat/Rainbow", from: "4.0.0"),
+    ],
+    targets: [
+        .target(name: "WebMap"),
+        .target(name: "Rules", dependencies: ["WebMap"]),
+        .target(name: "Report", dependencies: ["Rules", "WebMap", "Rainbow"]),
+        .executableTarget(
+            name: "maprules",
+            dependencies: [
+                "WebMap", "Rules", "Report", "Rainbow",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // libFuzzer harness over parse + lint; built only by Benchmarks/fuzz.sh with -sanitize=fuzzer.
+        .executableTarget(name: "FuzzLint", dependencies: ["WebMap", "Rules"]),
+        .testTarget(name: "WebMapTests", dependencies: ["WebMap"]),
+        .testTarget(name: "RulesTests", dependencies: ["Rules", "WebMap"]),
+        .testTarget(name: "ReportTests", dependencies: ["Report", "Rules", "WebMap"]),
+        .testTarget(name: "CLITests", dependencies: ["Report", "Rules", "WebMap"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,106 @@
+import Foundation
+import WebMap
+
+/// A severity setting: a severity, or `off`.
+public enum RuleSetting: Sendable, Equatable {
+    case off
+    case severity(Severity)
+
+    public init?(_ text: String) {
+        if text == "off" { self = .off } else if let s = Severity(rawValue: text) { self = .severity(s) } else { return nil }
+    }
+}
+
+/// Which rules run and at what severity: the `.maprules.json` file, then `--rule` options (which win).
+public struct RuleConfiguration: Sendable {
+    public struct Override: Sendable {
+        /// Globs relative to the configuration file's folder (`*`, `?`, `**`); empty: every file.
+        public var files: [String]
+        /// Layer ids or titles; empty: every layer (and findings about no layer).
+        public var layers: [String]
+        public var rules: [String: RuleSetting]
+    }
+
+    /// Folder the `files` globs are relative to.
+    public var baseDirectory: String
+    public var rules: [String: RuleSetting]
+    public var overrides: [Override]
+    public var variables: [String: String]
+    /// Path of the file this came from, if any.
+    public var path: String?
+    /// Settings from the command line (`--rule`), applied last.
+    public var commandLine: [String: RuleSetting] = [:]
+
+    public init(baseDirectory: String = FileManager.default.currentDirectoryPath, rules: [String: RuleSetting] = [:],
+                overrides: [Override] = [], variables: [String: String] = [:], path: String? = nil) {
+        self.baseDirectory = baseDirectory
+        self.rules = rules
+        self.overrides = overrides
+        self.variables = variables
+        self.path = path
+    }
+
+    public static let `default` = RuleConfiguration()
+
+    /// The severity of `ruleId` for a finding in `path` about `layer`, or nil when the rule is off there.
+    public func severity(of ruleId: String, default defaultSeverity: Severity, path: String, layer: MapLayer?) -> Severity? {
+        var setting = RuleSetting.severity(defaultSeverity)
+        if let s = Self.lookup(rules, ruleId) { setting = s }
+        if !overrides.isEmpty {
+            let relative = Glob.relativePath(of: path, to: baseDirectory)
+            for override in overrides {
+                guard let s = Self.lookup(override.rules, ruleId) else { continue }
+                if !override.files.isEmpty, !override.files.contains(where: { Glob.matches($0, relative) }) { continue }
+                if !override.layers.isEmpty {
+                    guard let layer, override.layers.contains(where: { $0 == layer.id || $0 == layer.title }) else { continue }
+                }
+                setting = s
+            }
+        }
+        if let s = Self.lookup(commandLine, ruleId) { setting = s }
+        if case .severity(let s) = setting { return s }
+        return nil
+    }
+
+    /// The setting for an exact ID, else for its family wildcard (`popup/*`), else `*`.
+    static func lookup(_ table: [String: RuleSetting], _ id: String) -> RuleSetting? {
+        if table.isEmpty { return nil }
+        if let s = table[id] { return s }
+        if let family = id.split(separator: "/").first, let s = table["\(family)/*"] { return s }
+        return table["*"]
+    }
+
+    /// Checks every rule ID named against the catalogue; throws with a "did you mean" for the first unknown.
+    public func validate(knownIds: [String], file: String? = nil) throws(ConfigurationError) {
+        let families = Set(knownIds.compactMap { $0.split(separator: "/").first.map(String.init) })
+        func check(_ id: String) throws(ConfigurationError) {
+            if id == "*" || knownIds.contains(id) { return }
+            if id.hasSuffix("/*"), families.contains(String(id.dropLast(2))) { return }
+            let suggestion = Suggestions.closest(to: id, in: knownIds + families.map { "\($0)/*" })
+            throw ConfigurationError(path: file ?? path, message: "unknown rule ID '\(id)'" +
+                                     (suggestion.map { ". Did you mean '\($0)'?" } ?? ". Run 'maprules rules' for the list."))
+        }
+        for id in rules.keys.sorted() { try check(id) }
+        for override in overrides { for id in override.rules.keys.sorted() { try check(id) } }
+        for id in commandLine.keys.sorted() { try check(id) }
+    }
+}
+
+/// A configuration that cannot be used: an unreadable or invalid file, or an unknown rule ID.
+public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+    public var path: String?
+    public var position: SourcePosition?
+    public var message: String
+
+    public init(path: String?, position: SourcePosition? = nil, message: String) {
+        self.path = path
+        self.position = position
+        self.message = message
+    }
+
+    public var description: String {
+        var prefix = ""
+        if let path { prefix = path + (position.map { ":\($0)" } ?? "") + ": " }
+        return prefix + message
+    }
+}

@@ -1,0 +1,109 @@
+import WebMap
+
+/// What the field app does with one layer or table: the definitions at the top of rules.md, computed once
+/// here for the linter, `maprules inspect` and the editing runtime alike.
+public struct LayerBehavior: Sendable {
+    public let layer: MapLayer
+    /// The feature table: the service's metadata with the map's overrides; nil when unresolved or when the
+    /// layer is not a feature layer or table.
+    public let resolved: ResolvedMetadata?
+    public let popup: PopupInfo?
+
+    public init(layer: MapLayer, resolved: ResolvedMetadata?) {
+        self.layer = layer
+        self.resolved = resolved
+        self.popup = layer.popupInfo
+    }
+
+    public var table: LayerMetadata? { resolved?.metadata }
+
+    /// Has a `popupInfo` and `disablePopup` is not true.
+    public var isPopupEnabled: Bool { popup != nil && !layer.disablePopup }
+
+    /// A feature layer or table with a feature-service URL (inline collections are read-only to the app).
+    public var isServiceBacked: Bool { layer.isServiceBacked }
+
+    /// A feature layer or table whose metadata should be found (service-backed or inline).
+    public var needsMetadata: Bool { layer.isFeatureLayerKind && !layer.isGroup }
+
+    /// Editing capabilities of the feature table (none when unknown).
+    public var capabilities: EditCapabilities { table.map { EditCapabilities($0.capabilities) } ?? .none }
+
+    /// Visible `fieldInfos` naming a real field (or an `expression/...`), in order. Without metadata, every
+    /// visible field name counts (nothing can be checked against the service).
+    public var displayFields: [DisplayField] {
+        guard let popup else { return [] }
+        return popup.fieldInfos.compactMap { info in
+            guard info.visible, let name = info.fieldName, !info.isRelationshipField else { return nil }
+            if let expression = info.expressionName { return DisplayField(fieldInfo: info, field: nil, expressionName: expression) }
+            guard let table else { return DisplayField(fieldInfo: info, field: nil, expressionName: nil) }
+            guard let field = table.field(named: name) else { return nil }
+            return DisplayField(fieldInfo: info, field: field, expressionName: nil)
+        }
+    }
+
+    /// Display fields with `isEditable: true` whose service field is editable and whose type is editable,
+    /// only when the table can update (or can add, for a new record), and only on service-backed tables.
+    public func editableDisplayFields(forNewRecord: Bool) -> [EditableField] {
+        guard isServiceBacked else { return [] }
+        let caps = capabilities
+        guard forNewRecord ? caps.canAdd : caps.canUpdate else { return [] }
+        return displayFields.compactMap { display in
+            guard display.fieldInfo.isEditable, let field = display.field, field.editable else { return nil }
+            let editor = EditorKind(field: field, fieldInfo: display.fieldInfo)
+            return editor.isEditable ? EditableField(display: display, field: field, editor: editor) : nil
+        }
+    }
+
+    /// Whether a user may add features to this layer from the map, and if not, every condition that fails.
+    public var addFeature: AddFeatureEligibility {
+        var failed: [AddFeatureCondition] = []
+        if layer.isTable || !layer.isFeatureLayerKind || !isServiceBacked { failed.append(.serviceBackedFeatureLayer) }
+        if table == nil && isServiceBacked {
+            failed.append(.metadataAvailable)
+        } else {
+            let caps = capabilities
+            if !caps.isEditable { failed.append(.editable) }
+            if !caps.canAdd { failed.append(.canAdd) }
+            if table?.geometryType != .point { failed.append(.pointGeometry) }
+        }
+        if !isPopupEnabled { failed.append(.popupEnabled) }
+        return AddFeatureEligibility(failed: failed)
+    }
+
+    /// True when the pop-up shows attachments and the layer has them.
+    public var showsAttachments: Bool { (popup?.showsAttachments ?? false) && (table?.hasAttachments ?? false) }
+
+    /// True when a user can add or delete attachments: shown, service-backed, and the table can update.
+    public var canEditAttachments: Bool { showsAttachments && isServiceBacked && capabilities.canUpdate }
+
+    /// True when the app offers "Delete" for this layer's records.
+    public var canDelete: Bool { isServiceBacked && isPopupEnabled && capabilities.canDelete }
+}
+
+/// A condition of add-feature eligibility (rules.md, add-feature/).
+public enum AddFeatureCondition: String, Sendable, Codable, CaseIterable {
+    case serviceBackedFeatureLayer = "service-backed-feature-layer"
+    case metadataAvailable = "metadata-available"
+    case editable
+    case canAdd = "can-add"
+    case pointGeometry = "point-geometry"
+    case popupEnabled = "popup-enabled"
+
+    /// A phrase for messages: "it is not pop-up enabled".
+    public var failureText: String {
+        switch self {
+        case .serviceBackedFeatureLayer: return "it is not a feature layer backed by a feature service"
+        case .metadataAvailable: return "its service metadata was not found"
+        case .editable: return "its capabilities allow no editing"
+        case .canAdd: return "its capabilities do not include Create"
+        case .pointGeometry: return "its geometry is not point"
+        case .popupEnabled: return "it is not pop-up enabled"
+        }
+    }
+}
+
+public struct AddFeatureEligibility: Sendable, Codable {
+    public var failed: [AddFeatureCondition]
+    public var isEligible: Bool { failed.isEmpty }
+}

@@ -1,0 +1,76 @@
+import WebMap
+
+/// Everything the rules may read about one file, and where they report. Rules never compute positions or
+/// severities themselves: they name the rule, the node and the message, and the context does the rest.
+public final class LintContext {
+    public let path: String
+    public let source: SourceText
+    /// Set when the file did not parse.
+    public let parseError: JSONParseError?
+    /// Set when it did.
+    public let parsed: ParsedJSON?
+    /// True when the user named this file (rather than finding it in a directory).
+    public let isExplicit: Bool
+    /// The map, once the file is known to be one (after `{{ }}` substitution).
+    public internal(set) var document: WebMapDocument?
+    /// Unresolved `{{ name }}` placeholders, in document order.
+    public internal(set) var placeholders: [TemplatePlaceholder] = []
+    let configuration: RuleConfiguration
+    public private(set) var diagnostics: [Diagnostic] = []
+
+    init(path: String, source: SourceText, parseError: JSONParseError?, parsed: ParsedJSON?, isExplicit: Bool,
+         configuration: RuleConfiguration) {
+        self.path = path
+        self.source = source
+        self.parseError = parseError
+        self.parsed = parsed
+        self.isExplicit = isExplicit
+        self.configuration = configuration
+    }
+
+    /// Records a finding of `rule` about the value at `pointer` that starts at byte `offset`.
+    public func report(_ rule: any Rule.Type, pointer: JSONPointer, offset: Int, message: String,
+                       layer: MapLayer? = nil, metadataSource: MetadataSource? = nil) {
+        let id = rule.description.id
+        guard let severity = configuration.severity(of: id, default: rule.description.severity, path: path, layer: layer) else {
+            return
+        }
+        let position = source.position(ofOffset: offset)
+        diagnostics.append(Diagnostic(
+            ruleId: id, severity: severity, message: message, pointer: pointer.description,
+            line: position.line, column: position.column, layer: layer.map(LayerReference.init),
+            metadataSource: metadataSource))
+    }
+
+    /// Records a finding about `node` (found at `pointer`).
+    public func report(_ rule: any Rule.Type, at node: JSONNode, pointer: JSONPointer, message: String,
+                       layer: MapLayer? = nil, metadataSource: MetadataSource? = nil) {
+        report(rule, pointer: pointer, offset: node.offset, message: message, layer: layer, metadataSource: metadataSource)
+    }
+}
+
+/// The context of a map rule: the lint context plus the map and what the app will do with it.
+public struct MapContext {
+    public let lint: LintContext
+    public let document: WebMapDocument
+    public let behavior: MapBehavior
+
+    /// Reports a finding about the value at `pointer` inside the document (its node is looked up for the
+    /// position; a pointer to a missing member falls back to the nearest existing parent).
+    public func report(_ rule: any Rule.Type, pointer: JSONPointer, message: String, layer: LayerBehavior? = nil) {
+        var target = pointer
+        var node = target.resolve(in: document.root)
+        while node == nil, !target.tokens.isEmpty {
+            target = JSONPointer(Array(target.tokens.dropLast()))
+            node = target.resolve(in: document.root)
+        }
+        lint.report(rule, pointer: pointer, offset: node?.offset ?? 0, message: message,
+                    layer: layer?.layer, metadataSource: layer?.resolved?.source)
+    }
+
+    /// Reports a finding about a layer as a whole (at its object).
+    public func report(_ rule: any Rule.Type, layer: LayerBehavior, message: String) {
+        lint.report(rule, at: layer.layer.node, pointer: layer.layer.pointer, message: message,
+                    layer: layer.layer, metadataSource: layer.resolved?.source)
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import WebMap
+
+/// What to lint with: configuration, metadata sources, variables.
+public struct LintOptions: Sendable {
+    /// A configuration to use for every file; nil to find `.maprules.json` upward from each file.
+    public var configuration: RuleConfiguration?
+    /// `--rule ID=SETTING` options; they win over any configuration file.
+    public var commandLineRules: [String: RuleSetting] = [:]
+    /// `--var NAME=VALUE` options; they win over the configuration's `variables`.
+    public var variables: [String: String] = [:]
+    /// `--services` snapshots, consulted after the map's own `<map>.services.json` / `services.json`.
+    public var snapshots: [ServicesSnapshot] = []
+    /// Look for `<map>.services.json` and `services.json` beside each map.
+    public var useDefaultSnapshots = true
+    /// Set with `--fetch`: metadata not found in snapshots is fetched live.
+    public var fetcher: LiveMetadataFetcher?
+    /// Metadata of the layer a standalone pop-up definition describes (`--layer FILE`).
+    public var popupLayer: LayerMetadata?
+
+    public init() {}
+}
+
+/// The findings for one file.
+public struct FileReport: Sendable, Codable {
+    public var path: String
+    /// `webmap`, `popup`, or `json` for a file that is not (or could not be read as) either.
+    public var kind: String
+    public var diagnostics: [Diagnostic]
+
+    public init(path: String, kind: String, diagnostics: [Diagnostic]) {
+        self.path = path
+        self.kind = kind
+        self.diagnostics = diagnostics
+    }
+}
+
+/// Runs the rule catalogue over files. Safe to call from several threads at once: snapshots and
+/// configurations found beside the files are loaded once and shared.
+public final class Linter: @unchecked Sendable {
+    public let options: LintOptions
+    private let lock = NSLock()
+    private var snapshotCache: [String: ServicesSnapshot?] = [:]
+    private var configurationCache: [String: RuleConfiguration] = [:]
+
+    public init(options: LintOptions = LintOptions()) { self.options = options }
+
+    /// Lints one file's bytes. `path` is the file's path on disk (for configuration and snapshots),
+    /// `displayPath` the name reports use. Returns nil for a file found in a directory that is JSON but not
+    /// a map (skipped silently); throws when a configuration or snapshot beside it cannot be used.
+    public func lint(path: String, displayPath: String? = nil, text: SourceText, isExplicit: Bool) throws -> FileReport? {
+        let configuration = try configuration(for: path)
+        let reportPath = displayPath ?? path
+        let parsed: ParsedJSON?
+        let parseError: JSONParseError?
+        do {
+            parsed = try JSONParser.parse(text)
+            parseError = nil
+        } catch {
+            parsed = nil
+            parseError = error
+        }
+        let context = LintContext(path: reportPath, source: text, parseError: parseError, parsed: parsed,
+                                  isExplicit: isExplicit, configuration: configuration)
+        var kind = "json"
+        var mapContext: MapContext?
+        if let parsed {
+            var variables = configuration.variables
+            variables.merge(options.variables) { _, new in new }
+            let (root, placeholders) = TemplatePlaceholders.substitute(parsed.root, variables: variables)
+            var document = WebMapDocument(root: root, source: text)
+            if document != nil {
+                kind = "webmap"
+            } else if WebMapDocument.looksLikePopup(root) {
+                kind = "popup"
+                document = WebMapDocument(popup: root, source: text, layerTitle: options.popupLayer?.name)
+            } else if !isExplicit {
+                return nil
+            }
+            if let document {
+                context.document = document
+                context.placeholders = placeholders
+                let resolver = try resolver(forMap: path, isPopup: kind == "popup")
+                let behavior = MapBehavior(document: document) { layer in
+                    if layer.isStandalonePopup {
+                        return self.options.popupLayer.map { ResolvedMetadata(metadata: $0, source: .snapshot, serviceRoot: nil) }
+                    }
+                    if let url = layer.url, TemplatePlaceholders.contains(url) { return nil }
+                    return resolver.resolve(layer)
+                }
+                mapContext = MapContext(lint: context, document: document, behavior: behavior)
+            }
+        }
+        for rule in RuleCatalog.documentRules { rule.check(context) }
+        if let mapContext {
+            for rule in RuleCatalog.mapRules { rule.check(mapContext) }
+        }
+        return FileReport(path: reportPath, kind: kind, diagnostics: context.diagnostics.sorted(by: Diagnostic.reportOrder))
+    }
+
+    /// Reads and lints a file from disk.
+    public func lint(path: String, displayPath: String? = nil, isExplicit: Bool) throws -> FileReport? {
+        let file = try SourceFile.read(path: path)
+        return try lint(path: path, displayPath: displayPath, text: file.text, isExplicit: isExplicit)
+    }
+
+    /// The configuration in force for `path`.
+    public func configuration(for path: String) throws -> RuleConfiguration {
+        var configuration: RuleConfiguration
+        if let given = options.configuration {
+            configuration = given
+        } else if let found = ConfigurationFile.find(from: path) {
+            lock.lock()
+            let cached = configurationCache[found]
+            lock.unlock()
+            if let cached {
+                configuration = cached
+            } else {
+                configuration = try ConfigurationFile.load(path: found)
+                try configuration.validate(knownIds: RuleCatalog.allIds)
+                lock.lock()
+                configurationCache[found] = configuration
+                lock.unlock()
+            }
+        } else {
+            configuration = .default
+        }
+        configuration.commandLine = options.commandLineRules
+        return configuration
+    }
+
+    private func resolver(forMap path: String, isPopup: Bool) throws -> MetadataResolver {
+        var snapshots: [ServicesSnapshot] = []
+        if options.useDefaultSnapshots && !isPopup {
+            for candidate in ServicesSnapshot.defaultPaths(forMap: path) {
+                if let snapshot = try cachedSnapshot(candidate) { snapshots.append(snapshot) }
+            }
+        }
+        snapshots += options.snapshots
+        return MetadataResolver(snapshots: snapshots, fetcher: options.fetcher)
+    }
+
+    private func cachedSnapshot(_ path: String) throws -> ServicesSnapshot? {
+        lock.lock()
+        if let cached = snapshotCache[path] { lock.unlock(); return cached }
+        lock.unlock()
+        var snapshot: ServicesSnapshot?
+        if FileManager.default.fileExists(atPath: path) { snapshot = try ServicesSnapshot.load(path: path) }
+        lock.lock()
+        snapshotCache[path] = snapshot
+        lock.unlock()
+        return snapshot
+    }
+}

@@ -1,0 +1,98 @@
+import WebMap
+
+/// What a rule says about itself: read by `maprules rules`, `maprules explain`, SARIF's `rules[]`, and the
+/// example tests. Nothing about a rule lives anywhere but in its type.
+public struct RuleDescription: Sendable {
+    /// Stable `family/name` identifier.
+    public var id: String
+    public var severity: Severity
+    /// One line.
+    public var summary: String
+    /// Why it matters: what the field app does because of it.
+    public var rationale: String
+    /// How to fix it.
+    public var fix: String
+    /// Documents that must trigger the rule.
+    public var triggeringExamples: [RuleExample]
+    /// Documents that must not trigger the rule.
+    public var nonTriggeringExamples: [RuleExample]
+
+    public init(id: String, severity: Severity, summary: String, rationale: String, fix: String,
+                triggeringExamples: [RuleExample], nonTriggeringExamples: [RuleExample]) {
+        self.id = id
+        self.severity = severity
+        self.summary = summary
+        self.rationale = rationale
+        self.fix = fix
+        self.triggeringExamples = triggeringExamples
+        self.nonTriggeringExamples = nonTriggeringExamples
+    }
+
+    /// "popup" for "popup/unknown-field".
+    public var family: String { String(id.split(separator: "/").first ?? "") }
+}
+
+/// An example input of a rule.
+public enum RuleExample: Sendable {
+    /// A document (usually a web map) as file text, with the services snapshot that resolves its layers, and
+    /// the `--var` variables in force.
+    case document(String, services: String? = nil, variables: [String: String] = [:])
+    /// A version name as typed, with its owner and the qualified names that already exist.
+    case versionName(String, owner: String = "editor01", existing: [String] = [], access: String = "public")
+
+    /// The example as a reader sees it in `maprules explain`.
+    public var displayText: String {
+        switch self {
+        case .document(let text, let services, let variables):
+            var out = text
+            if let services { out += "\n\nwith services snapshot:\n" + services }
+            if !variables.isEmpty {
+                out += "\n\nwith " + variables.sorted { $0.key < $1.key }.map { "--var \($0.key)=\($0.value)" }.joined(separator: " ")
+            }
+            return out
+        case .versionName(let name, let owner, let existing, let access):
+            var out = "version name \(String(reflecting: name)) (owner \(owner), access \(access))"
+            if !existing.isEmpty { out += ", existing: " + existing.joined(separator: ", ") }
+            return out
+        }
+    }
+}
+
+/// Any rule: a type with a description.
+public protocol Rule {
+    static var description: RuleDescription { get }
+}
+
+/// A rule about the document itself (`json/`): runs on every file, parsed or not.
+public protocol DocumentRule: Rule {
+    static func check(_ context: LintContext)
+}
+
+/// A rule about a web map: runs once the file has parsed as a map.
+public protocol MapRule: Rule {
+    static func check(_ context: MapContext)
+}
+
+/// A rule about a version name: answers a message when `candidate` violates it, nil otherwise.
+public protocol VersionRule: Rule {
+    static func violation(in candidate: VersionCandidate) -> String?
+}
+
+/// A version name to check, with what the check may need to know.
+public struct VersionCandidate: Sendable {
+    public var name: String
+    public var owner: String?
+    /// Qualified names that already exist (the service knows them; `maprules version-name` does not).
+    public var existingNames: [String]
+    public var access: String?
+
+    public init(name: String, owner: String? = nil, existingNames: [String] = [], access: String? = nil) {
+        self.name = name
+        self.owner = owner
+        self.existingNames = existingNames
+        self.access = access
+    }
+
+    /// `owner.name`, as the service stores it.
+    public var qualifiedName: String { owner.map { "\($0).\(name)" } ?? name }
+}

@@ -1,0 +1,22 @@
+import WebMap
+
+/// Every rule MapRules knows, by family. Adding a rule is one new type plus one line in its family's list.
+public enum RuleCatalog {
+    public static var documentRules: [any DocumentRule.Type] { jsonRules }
+
+    public static var mapRules: [any MapRule.Type] {
+        mapFamilyRules + layerRules + addFeatureRules + popupRules + relatedRules + attachmentsRules
+    }
+
+    public static var versionRules: [any VersionRule.Type] { versionFamilyRules }
+
+    /// All rules, in catalogue order (family by family).
+    public static var all: [any Rule.Type] {
+        documentRules.map { $0 as any Rule.Type } + mapRules.map { $0 as any Rule.Type } + versionRules.map { $0 as any Rule.Type }
+    }
+
+    public static var allIds: [String] { all.map { $0.description.id } }
+
+    /// The rule with this ID, if any.
+    public static func rule(id: String) -> (any Rule.Type)? { all.first { $0.description.id == id } }
+}

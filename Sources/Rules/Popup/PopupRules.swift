@@ -1,0 +1,6 @@
+extension RuleCatalog {
+    /// The rules of this family, in the order `maprules rules` lists them.
+    static let popupRules: [any MapRule.Type] = [
+        UnknownFieldRule.self,
+    ]
+}

@@ -1,0 +1,41 @@
+import WebMap
+
+/// `popup/unknown-field`: a pop-up field names no field of the layer.
+public enum UnknownFieldRule: MapRule {
+    public static let description = RuleDescription(
+        id: "popup/unknown-field",
+        severity: .error,
+        summary: "A pop-up field names no field of the layer.",
+        rationale: """
+            The app builds the pop-up from `fieldInfos`: an entry whose `fieldName` matches no field of the \
+            layer shows an empty row in the pop-up and can never be edited. It usually comes from a field \
+            renamed or removed in the service after the map was saved, or from a typing mistake.
+            """,
+        fix: "Correct the `fieldName` to a field of the layer (names compare case-insensitively), or remove the entry.",
+        triggeringExamples: [
+            .document(Examples.map(fieldInfos: #"{"fieldName": "Conditon", "label": "Condition", "visible": true}"#),
+                      services: Examples.treesSnapshot),
+        ],
+        nonTriggeringExamples: [
+            .document(Examples.map(fieldInfos: #"{"fieldName": "condition", "label": "Condition", "visible": true}"#),
+                      services: Examples.treesSnapshot),
+            .document(Examples.map(fieldInfos: #"{"fieldName": "expression/age", "label": "Age", "visible": true}"#,
+                                   extraPopup: #""expressionInfos": [{"name": "age", "expression": "1"}]"#),
+                      services: Examples.treesSnapshot),
+        ])
+
+    public static func check(_ context: MapContext) {
+        for layer in context.behavior.layers {
+            guard let table = layer.table, let popup = layer.popup else { continue }
+            for info in popup.fieldInfos {
+                guard let name = info.fieldName, info.expressionName == nil, !info.isRelationshipField,
+                      table.field(named: name) == nil else { continue }
+                let suggestion = Suggestions.closest(to: name, in: table.fields.map(\.name))
+                context.report(self, pointer: info.pointer / "fieldName", message:
+                    "Pop-up of layer \(layer.layer.displayName) lists field '\(name)', which the layer does not have."
+                    + (suggestion.map { " Did you mean '\($0)'?" } ?? " Remove the entry or correct the name."),
+                    layer: layer)
+            }
+        }
+    }
+}

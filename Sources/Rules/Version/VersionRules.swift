@@ -1,0 +1,5 @@
+extension RuleCatalog {
+    /// The rules of this family, in the order `maprules rules` lists them.
+    static let versionFamilyRules: [any VersionRule.Type] = [
+    ]
+}

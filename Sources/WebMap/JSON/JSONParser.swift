@@ -1,0 +1,454 @@
+import Foundation
+
+// A byte-level JSON parser written here rather than taken from Foundation: JSONSerialization and
+// JSONDecoder keep no source positions, reject duplicate keys silently, and read at about half the speed
+// MapRules needs (see Benchmarks/). This one records the byte offset of every value, reports the first
+// syntax error where it stopped, warns on repeated keys, bounds nesting, and validates UTF-8 as it goes.
+
+/// Why a document could not be parsed; `offset` is where the parser stopped.
+public struct JSONParseError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        case syntax, encoding, tooDeep
+    }
+
+    public var kind: Kind
+    public var message: String
+    public var offset: Int
+
+    public var description: String { message }
+}
+
+/// A repeated key, found at its second and later occurrences.
+public struct DuplicateKey: Sendable {
+    public var key: String
+    /// Pointer to the object's member (the repeated key).
+    public var pointer: JSONPointer
+    /// Offset of the repeated key's opening quote.
+    public var offset: Int
+}
+
+/// The outcome of parsing one document: the tree, the repeated keys, and any number out of range.
+public struct ParsedJSON: Sendable {
+    public var root: JSONNode
+    public var duplicateKeys: [DuplicateKey]
+    /// Arrays whose elements were counted but not kept (see `JSONParser.Options.elideLargeArraysNamed`).
+    public var elidedArrays: [JSONPointer: Int]
+}
+
+public struct JSONParser {
+    public struct Options: Sendable {
+        /// Deepest nesting accepted: a deeper document is refused (`json/too-deep`).
+        public var maximumDepth = 512
+        /// Member names whose array values are checked but not kept, to bound memory on huge inline feature
+        /// sets; applied only when the document is larger than `elisionThreshold` bytes.
+        public var elideLargeArraysNamed: Set<String> = ["features"]
+        public var elisionThreshold = 16 * 1024 * 1024
+
+        public init() {}
+    }
+
+    public static func parse(_ text: SourceText, options: Options = Options()) throws(JSONParseError) -> ParsedJSON {
+        try text.bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> ParsedJSON in
+            var parser = Parser(buffer: buffer, start: text.contentStart, options: options)
+            return try parser.parseDocument()
+        }
+    }
+
+    public static func parse(_ string: String, options: Options = Options()) throws(JSONParseError) -> ParsedJSON {
+        try parse(SourceText(string: string), options: options)
+    }
+}
+
+private enum PathComponent {
+    case key(String)
+    case index(Int)
+}
+
+private struct Parser {
+    let buffer: UnsafeBufferPointer<UInt8>
+    var index: Int
+    let options: Options
+    let elide: Bool
+    var depth = 0
+    var path: [PathComponent] = []
+    var duplicates: [DuplicateKey] = []
+    var elided: [JSONPointer: Int] = [:]
+    typealias Options = JSONParser.Options
+
+    init(buffer: UnsafeBufferPointer<UInt8>, start: Int, options: Options) {
+        self.buffer = buffer
+        self.index = start
+        self.options = options
+        self.elide = buffer.count > options.elisionThreshold && !options.elideLargeArraysNamed.isEmpty
+    }
+
+    var pointer: JSONPointer {
+        JSONPointer(path.map { component -> String in
+            switch component {
+            case .key(let k): return k
+            case .index(let i): return String(i)
+            }
+        })
+    }
+
+    func fail(_ message: String, at offset: Int? = nil, kind: JSONParseError.Kind = .syntax) -> JSONParseError {
+        JSONParseError(kind: kind, message: message, offset: offset ?? index)
+    }
+
+    mutating func parseDocument() throws(JSONParseError) -> ParsedJSON {
+        skipWhitespace()
+        guard index < buffer.count else {
+            throw fail("the file is empty: expected a JSON object", at: 0)
+        }
+        let root = try parseValue(keep: true)
+        skipWhitespace()
+        if index < buffer.count {
+            throw fail("unexpected \(describe(at: index)) after the end of the JSON value")
+        }
+        return ParsedJSON(root: root, duplicateKeys: duplicates, elidedArrays: elided)
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while index < buffer.count {
+            switch buffer[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    func describe(at offset: Int) -> String {
+        guard offset < buffer.count else { return "end of file" }
+        let byte = buffer[offset]
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        if byte < 0x20 || byte == 0x7F { return "control character U+\(String(format: "%04X", byte))" }
+        if byte == 0x20 { return "space" }
+        // A non-ASCII character outside a string: decode it for the message when it is valid UTF-8.
+        var end = offset + 1
+        while end < buffer.count && end < offset + 4 && buffer[end] & 0xC0 == 0x80 { end += 1 }
+        if let s = String(validating: UnsafeBufferPointer(rebasing: buffer[offset..<end]), as: UTF8.self) {
+            return "'\(s)'"
+        }
+        return "byte 0x\(String(format: "%02X", byte))"
+    }
+
+    mutating func parseValue(keep: Bool) throws(JSONParseError) -> JSONNode {
+        guard index < buffer.count else { throw fail("unexpected end of file: expected a value") }
+        let start = index
+        switch buffer[index] {
+        case UInt8(ascii: "{"): return JSONNode(try parseObject(keep: keep), offset: start)
+        case UInt8(ascii: "["): return JSONNode(try parseArray(keep: keep), offset: start)
+        case UInt8(ascii: "\""): return JSONNode(.string(try parseString(keep: keep)), offset: start)
+        case UInt8(ascii: "t"): try literal("true"); return JSONNode(.bool(true), offset: start)
+        case UInt8(ascii: "f"): try literal("false"); return JSONNode(.bool(false), offset: start)
+        case UInt8(ascii: "n"): try literal("null"); return JSONNode(.null, offset: start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return JSONNode(.number(try parseNumber()), offset: start)
+        default:
+            throw fail("unexpected \(describe(at: index)): expected a value (object, array, string, number, true, false or null)")
+        }
+    }
+
+    mutating func literal(_ word: StaticString) throws(JSONParseError) {
+        let start = index
+        let count = word.utf8CodeUnitCount
+        let ptr = word.utf8Start
+        for i in 0..<count {
+            guard index < buffer.count, buffer[index] == ptr[i] else {
+                throw fail("invalid literal: expected '\(word)'", at: start)
+            }
+            index += 1
+        }
+    }
+
+    mutating func enter() throws(JSONParseError) {
+        depth += 1
+        if depth > options.maximumDepth {
+            throw fail("nesting is deeper than \(options.maximumDepth) levels", kind: .tooDeep)
+        }
+    }
+
+    mutating func parseObject(keep: Bool) throws(JSONParseError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var members: [JSONMember] = []
+        var seen: Set<String>? = nil
+        skipWhitespace()
+        if index < buffer.count && buffer[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(JSONObject(members))
+        }
+        while true {
+            skipWhitespace()
+            guard index < buffer.count else { throw fail("unexpected end of file inside an object: expected a key") }
+            guard buffer[index] == UInt8(ascii: "\"") else {
+                throw fail("unexpected \(describe(at: index)): expected a key in double quotes")
+            }
+            let keyOffset = index
+            let key = try parseString(keep: true)
+            skipWhitespace()
+            guard index < buffer.count, buffer[index] == UInt8(ascii: ":") else {
+                throw fail("unexpected \(describe(at: index)) after key \"\(key)\": expected ':'")
+            }
+            index += 1
+            skipWhitespace()
+            // Repeated keys: a linear scan for small objects, a set once an object grows.
+            var repeated = false
+            if members.count < 12 {
+                for m in members where m.key == key { repeated = true; break }
+            } else {
+                if seen == nil { seen = Set(members.map(\.key)) }
+                repeated = !seen!.insert(key).inserted
+            }
+            if seen != nil && members.count < 12 { seen!.insert(key) }
+            path.append(.key(key))
+            if repeated { duplicates.append(DuplicateKey(key: key, pointer: pointer, offset: keyOffset)) }
+            let value: JSONNode
+            if elide && keep && options.elideLargeArraysNamed.contains(key),
+               index < buffer.count, buffer[index] == UInt8(ascii: "[") {
+                let start = index
+                let count = try countArray()
+                elided[pointer] = count
+                value = JSONNode(.array([]), offset: start)
+            } else {
+                value = try parseValue(keep: keep)
+            }
+            path.removeLast()
+            if keep { members.append(JSONMember(key: key, keyOffset: keyOffset, value: value)) }
+            else if members.count < 12 { members.append(JSONMember(key: key, keyOffset: keyOffset, value: JSONNode(.null))) }
+            skipWhitespace()
+            guard index < buffer.count else { throw fail("unexpected end of file inside an object: expected ',' or '}'") }
+            if buffer[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if buffer[index] == UInt8(ascii: "}") {
+                index += 1
+                return keep ? .object(JSONObject(members)) : .null
+            }
+            throw fail("unexpected \(describe(at: index)) in an object: expected ',' or '}'")
+        }
+    }
+
+    /// Parses an array without keeping its elements; returns how many it had.
+    mutating func countArray() throws(JSONParseError) -> Int {
+        guard case .array = try parseArray(keep: false) else { return 0 }
+        return lastCount
+    }
+
+    var lastCount = 0
+
+    mutating func parseArray(keep: Bool) throws(JSONParseError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var elements: [JSONNode] = []
+        var count = 0
+        skipWhitespace()
+        if index < buffer.count && buffer[index] == UInt8(ascii: "]") {
+            index += 1
+            lastCount = 0
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            path.append(.index(count))
+            let element = try parseValue(keep: keep)
+            path.removeLast()
+            if keep { elements.append(element) }
+            count += 1
+            skipWhitespace()
+            guard index < buffer.count else { throw fail("unexpected end of file inside an array: expected ',' or ']'") }
+            if buffer[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if buffer[index] == UInt8(ascii: "]") {
+                index += 1
+                lastCount = count
+                return .array(elements)
+            }
+            throw fail("unexpected \(describe(at: index)) in an array: expected ',' or ']'")
+        }
+    }
+
+    mutating func parseString(keep: Bool) throws(JSONParseError) -> String {
+        let quote = index
+        index += 1
+        let start = index
+        var ascii = true
+        // Fast path: scan to the closing quote; fall back to unescaping when a backslash appears.
+        while index < buffer.count {
+            let byte = buffer[index]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
+                index += 1
+                if !keep { return "" }
+                if ascii { return String(decoding: slice, as: UTF8.self) }
+                guard let s = String(validating: slice, as: UTF8.self) else {
+                    throw fail("the string is not valid UTF-8", at: firstInvalidUTF8(from: start, to: index - 1), kind: .encoding)
+                }
+                return s
+            }
+            if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start, keep: keep) }
+            if byte < 0x20 {
+                throw fail("unescaped control character U+\(String(format: "%04X", byte)) in a string (write it as \\u\(String(format: "%04x", byte)))")
+            }
+            if byte >= 0x80 { ascii = false }
+            index += 1
+        }
+        throw fail("unterminated string: no closing '\"'", at: quote)
+    }
+
+    func firstInvalidUTF8(from start: Int, to end: Int) -> Int {
+        var i = start
+        while i < end {
+            let b = buffer[i]
+            let length: Int
+            if b < 0x80 { length = 1 } else if b & 0xE0 == 0xC0 { length = 2 } else if b & 0xF0 == 0xE0 { length = 3 } else if b & 0xF8 == 0xF0 { length = 4 } else { return i }
+            if i + length > end { return i }
+            if String(validating: UnsafeBufferPointer(rebasing: buffer[i..<(i + length)]), as: UTF8.self) == nil { return i }
+            i += length
+        }
+        return start
+    }
+
+    mutating func parseEscapedString(from start: Int, keep: Bool) throws(JSONParseError) -> String {
+        var bytes = Array(UnsafeBufferPointer(rebasing: buffer[start..<index]))
+        while index < buffer.count {
+            let byte = buffer[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                if !keep { return "" }
+                guard let s = String(validating: bytes, as: UTF8.self) else {
+                    throw fail("the string is not valid UTF-8", at: start, kind: .encoding)
+                }
+                return s
+            case UInt8(ascii: "\\"):
+                let escape = index
+                index += 1
+                guard index < buffer.count else { break }
+                let code = buffer[index]
+                index += 1
+                switch code {
+                case UInt8(ascii: "\""): bytes.append(0x22)
+                case UInt8(ascii: "\\"): bytes.append(0x5C)
+                case UInt8(ascii: "/"): bytes.append(0x2F)
+                case UInt8(ascii: "b"): bytes.append(0x08)
+                case UInt8(ascii: "f"): bytes.append(0x0C)
+                case UInt8(ascii: "n"): bytes.append(0x0A)
+                case UInt8(ascii: "r"): bytes.append(0x0D)
+                case UInt8(ascii: "t"): bytes.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4(escapeAt: escape)
+                    if (0xD800...0xDBFF).contains(scalar) {
+                        // A high surrogate must be followed by a low one to form one scalar.
+                        if index + 1 < buffer.count, buffer[index] == UInt8(ascii: "\\"), buffer[index + 1] == UInt8(ascii: "u") {
+                            let second = index
+                            index += 2
+                            let low = try hex4(escapeAt: second)
+                            guard (0xDC00...0xDFFF).contains(low) else {
+                                throw fail("invalid surrogate pair in \\u escape", at: escape)
+                            }
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        } else {
+                            throw fail("lone high surrogate in \\u escape", at: escape)
+                        }
+                    } else if (0xDC00...0xDFFF).contains(scalar) {
+                        throw fail("lone low surrogate in \\u escape", at: escape)
+                    }
+                    bytes.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
+                default:
+                    throw fail("invalid escape '\\\(Character(Unicode.Scalar(code)))' in a string", at: escape)
+                }
+            default:
+                if byte < 0x20 {
+                    throw fail("unescaped control character U+\(String(format: "%04X", byte)) in a string")
+                }
+                bytes.append(byte)
+                index += 1
+            }
+        }
+        throw fail("unterminated string: no closing '\"'", at: start - 1)
+    }
+
+    mutating func hex4(escapeAt escape: Int) throws(JSONParseError) -> UInt32 {
+        guard index + 4 <= buffer.count else { throw fail("incomplete \\u escape", at: escape) }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let c = buffer[index]
+            let digit: UInt32
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(c - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(c - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(c - UInt8(ascii: "A") + 10)
+            default: throw fail("invalid \\u escape: expected four hex digits", at: escape)
+            }
+            value = value * 16 + digit
+            index += 1
+        }
+        return value
+    }
+
+    mutating func parseNumber() throws(JSONParseError) -> JSONNumber {
+        let start = index
+        var negative = false
+        if buffer[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        guard index < buffer.count, isDigit(buffer[index]) else {
+            throw fail("invalid number: expected a digit after '-'", at: start)
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var overflow = false
+        if buffer[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < buffer.count, isDigit(buffer[index]) {
+                throw fail("invalid number: leading zeros are not allowed", at: start)
+            }
+        } else {
+            while index < buffer.count, isDigit(buffer[index]) {
+                let (m1, o1) = mantissa.multipliedReportingOverflow(by: 10)
+                let (m2, o2) = m1.addingReportingOverflow(UInt64(buffer[index] - UInt8(ascii: "0")))
+                if o1 || o2 { overflow = true } else { mantissa = m2 }
+                digits += 1
+                index += 1
+            }
+        }
+        var isInteger = true
+        if index < buffer.count, buffer[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard index < buffer.count, isDigit(buffer[index]) else {
+                throw fail("invalid number: expected a digit after '.'", at: start)
+            }
+            while index < buffer.count, isDigit(buffer[index]) { index += 1 }
+        }
+        if index < buffer.count, buffer[index] == UInt8(ascii: "e") || buffer[index] == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if index < buffer.count, buffer[index] == UInt8(ascii: "+") || buffer[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < buffer.count, isDigit(buffer[index]) else {
+                throw fail("invalid number: expected a digit in the exponent", at: start)
+            }
+            while index < buffer.count, isDigit(buffer[index]) { index += 1 }
+        }
+        if isInteger && !overflow && mantissa <= UInt64(Int.max) {
+            let int = negative ? -Int(mantissa) : Int(mantissa)
+            return JSONNumber(double: Double(int), int: int, isInteger: true)
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<index]), as: UTF8.self)
+        guard let double = Double(text), double.isFinite else {
+            throw fail("number \(text) is out of range (larger than a 64-bit floating-point number can hold)", at: start)
+        }
+        return JSONNumber(double: double, int: nil, isInteger: isInteger)
+    }
+
+    @inline(__always)
+    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+}

@@ -1,0 +1,53 @@
+/// An RFC 6901 JSON Pointer, built up token by token as views descend into a document.
+public struct JSONPointer: Sendable, Hashable, CustomStringConvertible, Comparable {
+    public private(set) var tokens: [String]
+
+    public init(_ tokens: [String] = []) { self.tokens = tokens }
+
+    /// Parses "/a/b~1c/0" (the empty string is the root).
+    public init?(parsing text: String) {
+        if text.isEmpty { self.init(); return }
+        guard text.hasPrefix("/") else { return nil }
+        self.init(text.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
+            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        })
+    }
+
+    public static let root = JSONPointer()
+
+    public func appending(_ key: String) -> JSONPointer {
+        var copy = self
+        copy.tokens.append(key)
+        return copy
+    }
+
+    public func appending(_ index: Int) -> JSONPointer { appending(String(index)) }
+
+    public static func / (lhs: JSONPointer, rhs: String) -> JSONPointer { lhs.appending(rhs) }
+    public static func / (lhs: JSONPointer, rhs: Int) -> JSONPointer { lhs.appending(rhs) }
+
+    public var description: String {
+        tokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }
+            .joined()
+    }
+
+    public static func < (lhs: JSONPointer, rhs: JSONPointer) -> Bool { lhs.description < rhs.description }
+
+    /// The node this pointer names inside `root`, or nil.
+    public func resolve(in root: JSONNode) -> JSONNode? {
+        var node = root
+        for token in tokens {
+            switch node.value {
+            case .object(let object):
+                guard let next = object[token] else { return nil }
+                node = next
+            case .array(let elements):
+                guard let index = Int(token), elements.indices.contains(index) else { return nil }
+                node = elements[index]
+            default:
+                return nil
+            }
+        }
+        return node
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A 1-based line and column. Columns count Unicode scalars, so a position is the same whatever the encoding
+/// width of the characters before it; a byte-order mark is not a column.
+public struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public static let start = SourcePosition(line: 1, column: 1)
+
+    public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
+        (lhs.line, lhs.column) < (rhs.line, rhs.column)
+    }
+
+    public var description: String { "\(line):\(column)" }
+}
+
+/// The bytes of a source file and an index of its line starts, turning byte offsets into line and column.
+/// The index is built on first use: most files produce no diagnostic and never need it.
+public final class SourceText: @unchecked Sendable {
+    public let bytes: [UInt8]
+    /// Offset of the first byte after a UTF-8 byte-order mark (0 when there is none).
+    public let contentStart: Int
+    private var lineStarts: [Int]?
+    private let lock = NSLock()
+
+    public init(bytes: [UInt8]) {
+        self.bytes = bytes
+        contentStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    }
+
+    public convenience init(string: String) { self.init(bytes: Array(string.utf8)) }
+
+    private func lineIndex() -> [Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let lineStarts { return lineStarts }
+        var starts = [contentStart]
+        bytes.withUnsafeBufferPointer { buffer in
+            for i in contentStart..<buffer.count where buffer[i] == 0x0A { starts.append(i + 1) }
+        }
+        lineStarts = starts
+        return starts
+    }
+
+    /// The line and column of the byte at `offset` (clamped to the file).
+    public func position(ofOffset offset: Int) -> SourcePosition {
+        let offset = min(max(offset, contentStart), bytes.count)
+        let starts = lineIndex()
+        var low = 0, high = starts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if starts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        let lineStart = starts[low]
+        var column = 1
+        bytes.withUnsafeBufferPointer { buffer in
+            for i in lineStart..<offset where buffer[i] & 0xC0 != 0x80 { column += 1 }
+        }
+        return SourcePosition(line: low + 1, column: column)
+    }
+}

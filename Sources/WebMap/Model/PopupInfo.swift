@@ -1,0 +1,72 @@
+/// A read-only view of a `popupInfo` object, every part with its JSON Pointer.
+public struct PopupInfo: Sendable {
+    public var node: JSONNode
+    public var pointer: JSONPointer
+
+    public init(node: JSONNode, pointer: JSONPointer) {
+        self.node = node
+        self.pointer = pointer
+    }
+
+    public var title: String? { node["title"]?.string }
+    public var titleNode: JSONNode? { node["title"] }
+    public var description: String? { node["description"]?.string }
+    public var showAttachments: Bool? { node["showAttachments"]?.bool }
+    public var relatedRecordsInfo: JSONNode? { node["relatedRecordsInfo"] }
+
+    public var fieldInfos: [PopupFieldInfo] {
+        (node["fieldInfos"]?.array ?? []).enumerated().compactMap { index, entry in
+            entry.object == nil ? nil : PopupFieldInfo(node: entry, pointer: pointer / "fieldInfos" / index)
+        }
+    }
+
+    public var popupElements: [PopupElement] {
+        (node["popupElements"]?.array ?? []).enumerated().compactMap { index, entry in
+            entry.object == nil ? nil : PopupElement(node: entry, pointer: pointer / "popupElements" / index)
+        }
+    }
+
+    public var expressionInfos: [ExpressionInfo] {
+        (node["expressionInfos"]?.array ?? []).enumerated().compactMap { index, entry in
+            entry.object == nil ? nil : ExpressionInfo(node: entry, pointer: pointer / "expressionInfos" / index)
+        }
+    }
+
+    /// True when the pop-up shows attachments: `showAttachments` or an `attachments` element.
+    public var showsAttachments: Bool {
+        showAttachments == true || popupElements.contains { $0.type == "attachments" }
+    }
+}
+
+public struct PopupFieldInfo: Sendable {
+    public var node: JSONNode
+    public var pointer: JSONPointer
+
+    public var fieldName: String? { node["fieldName"]?.string }
+    public var label: String? { node["label"]?.string }
+    public var visible: Bool { node["visible"]?.bool ?? false }
+    public var isEditable: Bool { node["isEditable"]?.bool ?? false }
+    /// `textbox`, `textarea` or `richtext`.
+    public var stringFieldOption: String? { node["stringFieldOption"]?.string }
+
+    /// The expression name for `expression/NAME`, else nil.
+    public var expressionName: String? {
+        guard let name = fieldName, name.hasPrefix("expression/") else { return nil }
+        return String(name.dropFirst("expression/".count))
+    }
+
+    public var isRelationshipField: Bool { fieldName?.hasPrefix("relationships/") ?? false }
+}
+
+public struct PopupElement: Sendable {
+    public var node: JSONNode
+    public var pointer: JSONPointer
+    /// `fields`, `text`, `media`, `attachments`, `relationship`, `expression`...
+    public var type: String? { node["type"]?.string }
+}
+
+public struct ExpressionInfo: Sendable {
+    public var node: JSONNode
+    public var pointer: JSONPointer
+    public var name: String? { node["name"]?.string }
+}

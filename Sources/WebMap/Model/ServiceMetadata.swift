@@ -1,0 +1,283 @@
+import Foundation
+
+/// Typed, read-only views over the JSON a feature service returns for a layer or table
+/// (`.../FeatureServer/<n>?f=json`). Unknown or malformed values read as absent; the schema rules
+/// report them, these views never guess.
+
+public enum GeometryType: String, Sendable, CaseIterable {
+    case point = "esriGeometryPoint"
+    case multipoint = "esriGeometryMultipoint"
+    case polyline = "esriGeometryPolyline"
+    case polygon = "esriGeometryPolygon"
+    case envelope = "esriGeometryEnvelope"
+
+    /// "point", "polygon"... for messages.
+    public var shortName: String { String(rawValue.dropFirst("esriGeometry".count)).lowercased() }
+}
+
+public enum FieldType: Sendable, Hashable {
+    case smallInteger, integer, bigInteger, single, double, string, date, dateOnly, timeOnly, timestampOffset
+    case oid, globalID, guid, geometry, blob, raster, xml
+    case unknown(String)
+
+    public init(rawValue: String) {
+        switch rawValue {
+        case "esriFieldTypeSmallInteger": self = .smallInteger
+        case "esriFieldTypeInteger": self = .integer
+        case "esriFieldTypeBigInteger": self = .bigInteger
+        case "esriFieldTypeSingle": self = .single
+        case "esriFieldTypeDouble": self = .double
+        case "esriFieldTypeString": self = .string
+        case "esriFieldTypeDate": self = .date
+        case "esriFieldTypeDateOnly": self = .dateOnly
+        case "esriFieldTypeTimeOnly": self = .timeOnly
+        case "esriFieldTypeTimestampOffset": self = .timestampOffset
+        case "esriFieldTypeOID": self = .oid
+        case "esriFieldTypeGlobalID": self = .globalID
+        case "esriFieldTypeGUID": self = .guid
+        case "esriFieldTypeGeometry": self = .geometry
+        case "esriFieldTypeBlob": self = .blob
+        case "esriFieldTypeRaster": self = .raster
+        case "esriFieldTypeXML": self = .xml
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .smallInteger: return "esriFieldTypeSmallInteger"
+        case .integer: return "esriFieldTypeInteger"
+        case .bigInteger: return "esriFieldTypeBigInteger"
+        case .single: return "esriFieldTypeSingle"
+        case .double: return "esriFieldTypeDouble"
+        case .string: return "esriFieldTypeString"
+        case .date: return "esriFieldTypeDate"
+        case .dateOnly: return "esriFieldTypeDateOnly"
+        case .timeOnly: return "esriFieldTypeTimeOnly"
+        case .timestampOffset: return "esriFieldTypeTimestampOffset"
+        case .oid: return "esriFieldTypeOID"
+        case .globalID: return "esriFieldTypeGlobalID"
+        case .guid: return "esriFieldTypeGUID"
+        case .geometry: return "esriFieldTypeGeometry"
+        case .blob: return "esriFieldTypeBlob"
+        case .raster: return "esriFieldTypeRaster"
+        case .xml: return "esriFieldTypeXML"
+        case .unknown(let raw): return raw
+        }
+    }
+
+    /// "Double", "GlobalID"... for messages.
+    public var shortName: String {
+        rawValue.hasPrefix("esriFieldType") ? String(rawValue.dropFirst("esriFieldType".count)) : rawValue
+    }
+}
+
+public struct CodedValue: Sendable {
+    public var name: String
+    public var code: JSONNode
+}
+
+public enum Domain: Sendable {
+    case codedValue(name: String?, values: [CodedValue])
+    case range(name: String?, min: Double?, max: Double?)
+    case other(type: String)
+
+    init?(_ node: JSONNode?) {
+        guard let node, node.object != nil else { return nil }
+        let name = node["name"]?.string
+        switch node["type"]?.string {
+        case "codedValue":
+            let values = (node["codedValues"]?.array ?? []).compactMap { entry -> CodedValue? in
+                guard let code = entry["code"] else { return nil }
+                return CodedValue(name: entry["name"]?.string ?? "", code: code)
+            }
+            self = .codedValue(name: name, values: values)
+        case "range":
+            let range = node["range"]?.array
+            self = .range(name: name, min: range?.first?.number, max: range?.dropFirst().first?.number)
+        case let other:
+            self = .other(type: other ?? "")
+        }
+    }
+}
+
+/// A field of a layer or table as the service describes it.
+public struct FieldDefinition: Sendable {
+    public var name: String
+    public var type: FieldType
+    public var alias: String?
+    /// Defaults to true when the service omits it.
+    public var nullable: Bool
+    /// Defaults to true when the service omits it.
+    public var editable: Bool
+    public var length: Int?
+    public var domain: Domain?
+    /// The default value, when the service gives a non-null one.
+    public var defaultValue: JSONNode?
+
+    public init?(_ node: JSONNode) {
+        guard let name = node["name"]?.string else { return nil }
+        self.name = name
+        type = FieldType(rawValue: node["type"]?.string ?? "")
+        alias = node["alias"]?.string
+        nullable = node["nullable"]?.bool ?? true
+        editable = node["editable"]?.bool ?? true
+        length = node["length"]?.integer
+        domain = Domain(node["domain"])
+        if let value = node["defaultValue"], !value.isNull { defaultValue = value } else { defaultValue = nil }
+    }
+
+    /// "Condition (alias 'Tree condition')" or just the name when the alias adds nothing.
+    public var displayName: String {
+        if let alias, !alias.isEmpty, alias != name { return "'\(name)' (alias '\(alias)')" }
+        return "'\(name)'"
+    }
+}
+
+/// The comma-separated `capabilities` string, compared case-insensitively.
+public struct Capabilities: Sendable, Equatable {
+    public var names: [String]
+
+    public init(_ text: String?) {
+        names = (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    public func contains(_ name: String) -> Bool { names.contains { $0.caseInsensitiveCompare(name) == .orderedSame } }
+
+    public var description: String { names.joined(separator: ",") }
+}
+
+public enum RelationshipCardinality: String, Sendable {
+    case oneToOne = "esriRelCardinalityOneToOne"
+    case oneToMany = "esriRelCardinalityOneToMany"
+    case manyToMany = "esriRelCardinalityManyToMany"
+}
+
+public enum RelationshipRole: String, Sendable {
+    case origin = "esriRelRoleOrigin"
+    case destination = "esriRelRoleDestination"
+}
+
+public struct Relationship: Sendable {
+    public var id: Int?
+    public var name: String?
+    public var relatedTableId: Int?
+    public var cardinality: RelationshipCardinality?
+    public var role: RelationshipRole?
+    public var keyField: String?
+    public var composite: Bool
+    /// Index in the metadata's `relationships` array.
+    public var index: Int
+
+    init(_ node: JSONNode, index: Int) {
+        id = node["id"]?.integer
+        name = node["name"]?.string
+        relatedTableId = node["relatedTableId"]?.integer
+        cardinality = node["cardinality"]?.string.flatMap(RelationshipCardinality.init(rawValue:))
+        role = node["role"]?.string.flatMap(RelationshipRole.init(rawValue:))
+        keyField = node["keyField"]?.string
+        composite = node["composite"]?.bool ?? false
+        self.index = index
+    }
+}
+
+public struct EditFieldsInfo: Sendable {
+    public var creationDateField: String?
+    public var creatorField: String?
+    public var editDateField: String?
+    public var editorField: String?
+
+    public var fieldNames: [String] { [creationDateField, creatorField, editDateField, editorField].compactMap { $0 } }
+}
+
+/// The metadata of one layer or table: from a service, a snapshot, or an inline feature collection's
+/// `layerDefinition`.
+public struct LayerMetadata: Sendable {
+    public var node: JSONNode
+    public var id: Int?
+    public var name: String?
+    /// "Feature Layer" or "Table".
+    public var type: String?
+    public var geometryType: GeometryType?
+    public var fields: [FieldDefinition]
+    public var objectIdField: String?
+    public var globalIdField: String?
+    public var displayField: String?
+    public var capabilities: Capabilities
+    public var hasAttachments: Bool
+    public var relationships: [Relationship]
+    public var minScale: Double
+    public var maxScale: Double
+    public var editFieldsInfo: EditFieldsInfo?
+    public var maxRecordCount: Int?
+
+    public init(_ node: JSONNode) {
+        self.node = node
+        id = node["id"]?.integer
+        name = node["name"]?.string
+        type = node["type"]?.string
+        geometryType = node["geometryType"]?.string.flatMap(GeometryType.init(rawValue:))
+        fields = (node["fields"]?.array ?? []).compactMap(FieldDefinition.init)
+        objectIdField = node["objectIdField"]?.string ?? fields.first { $0.type == .oid }?.name
+        globalIdField = node["globalIdField"]?.string ?? fields.first { $0.type == .globalID }?.name
+        displayField = node["displayField"]?.string
+        capabilities = Capabilities(node["capabilities"]?.string)
+        hasAttachments = node["hasAttachments"]?.bool ?? false
+        relationships = (node["relationships"]?.array ?? []).enumerated().map { Relationship($1, index: $0) }
+        minScale = node["minScale"]?.number ?? 0
+        maxScale = node["maxScale"]?.number ?? 0
+        if let info = node["editFieldsInfo"], info.object != nil {
+            editFieldsInfo = EditFieldsInfo(
+                creationDateField: info["creationDateField"]?.string, creatorField: info["creatorField"]?.string,
+                editDateField: info["editDateField"]?.string, editorField: info["editorField"]?.string)
+        }
+        maxRecordCount = node["maxRecordCount"]?.integer
+    }
+
+    /// The field named `name`, compared case-insensitively as the services do.
+    public func field(named name: String) -> FieldDefinition? {
+        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+            ?? (name.contains(".") ? field(named: String(name.split(separator: ".").last!)) : nil)
+    }
+
+    /// True for a table (no geometry) as opposed to a feature layer.
+    public var isTable: Bool { type == "Table" || (geometryType == nil && type != "Feature Layer") }
+
+    /// True when `field` is maintained by the service: the object id, the global id, or editor tracking.
+    public func isSystemMaintained(_ field: FieldDefinition) -> Bool {
+        if field.type == .oid || field.type == .globalID { return true }
+        let names = [objectIdField, globalIdField].compactMap { $0 } + (editFieldsInfo?.fieldNames ?? [])
+        return names.contains { $0.caseInsensitiveCompare(field.name) == .orderedSame }
+    }
+
+    /// Applies the web map's `layerDefinition` overrides (capabilities, scales) to the service's metadata.
+    public func applying(overrides layerDefinition: JSONNode?) -> LayerMetadata {
+        guard let layerDefinition, layerDefinition.object != nil else { return self }
+        var copy = self
+        if let caps = layerDefinition["capabilities"]?.string { copy.capabilities = Capabilities(caps) }
+        if let minScale = layerDefinition["minScale"]?.number { copy.minScale = minScale }
+        if let maxScale = layerDefinition["maxScale"]?.number { copy.maxScale = maxScale }
+        return copy
+    }
+}
+
+/// The service root (`.../FeatureServer?f=json`).
+public struct ServiceRootMetadata: Sendable {
+    public var node: JSONNode
+    public var layerIds: [Int]
+    public var tableIds: [Int]
+    public var capabilities: Capabilities
+    public var hasVersionedData: Bool
+    public var syncEnabled: Bool
+    public var supportsApplyEditsWithGlobalIds: Bool
+
+    public init(_ node: JSONNode) {
+        self.node = node
+        layerIds = (node["layers"]?.array ?? []).compactMap { $0["id"]?.integer }
+        tableIds = (node["tables"]?.array ?? []).compactMap { $0["id"]?.integer }
+        capabilities = Capabilities(node["capabilities"]?.string)
+        hasVersionedData = node["hasVersionedData"]?.bool ?? false
+        syncEnabled = node["syncEnabled"]?.bool ?? false
+        supportsApplyEditsWithGlobalIds = node["supportsApplyEditsWithGlobalIds"]?.bool ?? false
+    }
+}
