@@ -247,7 +247,7 @@ def build_field_infos(fields, spec):
         f = by_name[name]
         out.append(field_info(f, s.get("label", f["alias"]), visible=s.get("visible", True),
                               editable=s.get("editable", False), tooltip=s.get("tooltip", ""),
-                              textarea=s.get("textarea", False)))
+                              textarea=s.get("textarea", False), fmt=s.get("format")))
     for f in fields:
         if f["name"] not in spec:
             out.append(field_info(f, f["alias"], visible=False, editable=False))
@@ -684,7 +684,7 @@ CAUSES = [("Tornado", "Tornado"), ("Wind", "Straight-line wind"), ("Hail", "Hail
 BUSINESSES = [  # placename, street address
     ("Riverwalk Bakery", "S Main St"), ("Naper Hardware & Supply", "W Jefferson Ave"),
     ("Prairie Path Cycles", "S Washington St"), ("Ogden Avenue Auto Care", "E Ogden Ave"),
-    ("Café Dupage", "W Jackson Ave"), ("Centennial Dental Group", "S Washington St"),
+    ("Café DuPage", "W Jackson Ave"), ("Centennial Dental Group", "S Washington St"),
     ("Heritage Books", "W Van Buren Ave"), ("Blue Heron Florist", "S Webster St"),
     ("Chicago Avenue Cleaners", "E Chicago Ave"), ("Naperville Family Pharmacy", "W 5th Ave"),
     ("Mill Street Tap", "N Mill St"), ("Señor Taco Cantina", "E Ogden Ave"),
@@ -699,20 +699,28 @@ BUSINESSES = [  # placename, street address
     ("Van Buren Shoe Repair", "E Van Buren Ave"), ("Main Street Music", "N Main St"),
 ]
 
-DAMAGE_NOTES = [
-    "Roof membrane peeled back on north side; water intrusion in storage room.",
-    None,
-    "Front storefront glazing shattered; boarded up by owner.",
-    "Rooftop HVAC unit displaced about 3 ft; gas shut off by utility.",
-    None,
-    "Parking lot light pole down across two stalls; structure looks sound.",
-    "Basement flooded to about 18 in.; electrical panel submerged.",
-    None,
-    "Access road blocked by fallen trees; could not reach the building.",
-    "Exterior wall partially collapsed at loading dock. Do NOT enter.",
-    "Signage torn off; minor siding damage.",
-    None,
-]
+DAMAGE_NOTES = {  # by damage type; picked in turn
+    "Destroyed": ["Exterior wall partially collapsed at loading dock. Do NOT enter.",
+                  "Roof structure failed; building red-tagged by the building department."],
+    "Major": ["Roof membrane peeled back on north side; water intrusion in storage room.",
+              "Storefront glazing shattered and ceiling grid down; closed until repaired.", None],
+    "Minor": ["Signage torn off; minor siding damage.", None,
+              "Rooftop HVAC unit displaced about 3 ft; gas shut off by utility.", None,
+              "Two skylights cracked; tarped by owner."],
+    "Affected": ["Parking lot light pole down across two stalls; structure looks sound.", None,
+                 "Gutters and a few shingles missing.", None],
+    "Inaccessible": ["Access road blocked by fallen trees; could not reach the building.",
+                     "Site inaccessible: road closed by police; revisit when cleared."],
+    "Default": [None],
+    "Flood": ["Basement flooded to about 18 in.; electrical panel submerged.",
+              "Water line 6 in. above the floor; drywall and stock ruined."],
+    "FloodLight": ["Water reached the door sill; carpets wet near the entrance only.", None],
+}
+CAUSE_CHOICES = {  # plausible primary causes per damage type for the July storm
+    "Destroyed": ["Tornado"], "Major": ["Tornado", "Wind", "Wind", "Fire"],
+    "Minor": ["Wind", "Wind", "Hail", "Tornado", "Other"], "Affected": ["Wind", "Hail", "Hail", "Other"],
+    "Inaccessible": ["Tornado", "Wind"],
+}
 
 
 def build_damage():
@@ -740,6 +748,14 @@ def build_damage():
                    "Minor", "Major", "Affected", "Minor", "Default", "Affected"]
     loss_range = {"Destroyed": (750000, 2400000), "Major": (120000, 600000), "Minor": (8000, 90000),
                   "Affected": (500, 7500)}
+    used = {}
+
+    def next_note(key):
+        k = used.get(key, 0)
+        used[key] = k + 1
+        notes = DAMAGE_NOTES[key]
+        return notes[k % len(notes)]
+
     rows, pts = [], []
     for i, ((place, street), typ) in enumerate(zip(BUSINESSES, types_cycle), start=1):
         flood = i in (7, 18, 22, 27)
@@ -756,7 +772,7 @@ def build_damage():
             insp = epoch_ms(2024, 8, rng.randint(3, 6), rng.randint(14, 22), rng.randint(0, 59))
         else:
             incident = "NAP-SVR-2024-0715"
-            cause = rng.choice(["Tornado", "Tornado", "Wind", "Wind", "Wind", "Hail", "Fire", "Other"])
+            cause = rng.choice(CAUSE_CHOICES.get(typ, ["Other"]))
             insp = epoch_ms(2024, 7, rng.randint(16, 20), rng.randint(13, 23), rng.randint(0, 59))
         if typ == "Default":
             cause, loss, insp_value = None, None, None
@@ -779,8 +795,8 @@ def build_damage():
             "inspdate": insp_value,
             "numstories": rng.choice([1, 1, 1, 2, 2, 3, 4]),
             "estloss": loss,
-            "notes": DAMAGE_NOTES[i % len(DAMAGE_NOTES)] if typ not in ("Inaccessible",) else
-            "Site inaccessible: road closed by police; revisit when cleared.",
+            "notes": next_note(typ if not flood or typ in ("Default", "Inaccessible")
+                               else "Flood" if typ in ("Destroyed", "Major") else "FloodLight"),
             "created_user": editor, "created_date": created,
             "last_edited_user": edited_by, "last_edited_date": edited,
             "globalid": guid(rng)},
@@ -828,7 +844,8 @@ def build_damage():
         "primcause": {"label": "Primary cause", "editable": True, "tooltip": "Main cause of the damage"},
         "inspdate": {"label": "Inspection date", "editable": True, "tooltip": "When the building was inspected"},
         "numstories": {"label": "Stories", "editable": True, "tooltip": "Number of stories above ground"},
-        "estloss": {"label": "Estimated loss (USD)", "editable": True, "tooltip": "Rough estimate in US dollars"},
+        "estloss": {"label": "Estimated loss (USD)", "editable": True, "tooltip": "Rough estimate in US dollars",
+                    "format": {"places": 0, "digitSeparator": True}},
         "incidentid": {"label": "Incident ID", "editable": True, "tooltip": "Event identifier, e.g. NAP-SVR-2024-0715"},
         "notes": {"label": "Notes", "editable": True, "textarea": True, "tooltip": "Hazards, access, follow-up"},
     }), attachments=True)
