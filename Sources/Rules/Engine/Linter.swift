@@ -43,7 +43,13 @@ public final class Linter: @unchecked Sendable {
     private var snapshotCache: [String: ServicesSnapshot?] = [:]
     private var configurationCache: [String: RuleConfiguration] = [:]
 
-    public init(options: LintOptions = LintOptions()) { self.options = options }
+    /// Set by `analyze`: keep each file's document and behavior for the caller.
+    private var keepAnalyses = false
+
+    public init(options: LintOptions = LintOptions(), keepingAnalyses: Bool = false) {
+        self.options = options
+        self.keepAnalyses = keepingAnalyses
+    }
 
     /// Lints one file's bytes. `path` is the file's path on disk (for configuration and snapshots),
     /// `displayPath` the name reports use. Returns nil for a file found in a directory that is JSON but not
@@ -89,6 +95,11 @@ public final class Linter: @unchecked Sendable {
                     return resolver.resolve(layer)
                 }
                 mapContext = MapContext(lint: context, document: document, behavior: behavior)
+                if keepAnalyses {
+                    lock.lock()
+                    analyses[path] = (document, behavior)
+                    lock.unlock()
+                }
             }
         }
         for rule in RuleCatalog.documentRules { rule.check(context) }
@@ -102,6 +113,26 @@ public final class Linter: @unchecked Sendable {
     public func lint(path: String, displayPath: String? = nil, isExplicit: Bool) throws -> FileReport? {
         let file = try SourceFile.read(path: path)
         return try lint(path: path, displayPath: displayPath, text: file.text, isExplicit: isExplicit)
+    }
+
+    /// Reads a map (or pop-up definition) for `maprules inspect` and `snapshot`: the same substitution and
+    /// metadata resolution as `lint`, without the rules. Throws when the file cannot be read, does not parse,
+    /// or is not a map.
+    public func analyze(path: String) throws -> (document: WebMapDocument, behavior: MapBehavior) {
+        let file = try SourceFile.read(path: path)
+        let report = try lint(path: path, text: file.text, isExplicit: true)
+        guard let analysis = lastAnalysis(path: path) else {
+            let first = report?.diagnostics.first
+            throw DocumentError(path: path, message: first.map { "\($0.line):\($0.column): \($0.message) [\($0.ruleId)]" } ?? "not a web map")
+        }
+        return analysis
+    }
+
+    private var analyses: [String: (WebMapDocument, MapBehavior)] = [:]
+    private func lastAnalysis(path: String) -> (document: WebMapDocument, behavior: MapBehavior)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return analyses.removeValue(forKey: path).map { ($0.0, $0.1) }
     }
 
     /// The configuration in force for `path`.

@@ -29,6 +29,18 @@ public final class LiveMetadataFetcher: @unchecked Sendable {
         return result
     }
 
+    /// The JSON text at `url?f=json`, checked to parse and not to be an ArcGIS error, for snapshot files.
+    public func fetchRaw(url: String) -> Result<String, DocumentError> {
+        fetchJSON(url: url).flatMap { _ in
+            lock.lock()
+            defer { lock.unlock() }
+            if let text = rawTexts[ServiceURL.normalize(url)] { return .success(text) }
+            return .failure(DocumentError(path: url, message: "no answer"))
+        }
+    }
+
+    private var rawTexts: [String: String] = [:]
+
     private func fetchUncached(_ url: String) -> Result<JSONNode, DocumentError> {
         guard var components = URLComponents(string: url) else {
             return .failure(DocumentError(path: url, message: "not a valid URL"))
@@ -60,6 +72,9 @@ public final class LiveMetadataFetcher: @unchecked Sendable {
                     outcome = .failure(DocumentError(path: url, message: "the service answered error \(code): \(error["message"]?.string ?? "")"))
                 } else {
                     outcome = .success(root)
+                    self.lock.lock()
+                    self.rawTexts[url] = String(decoding: data ?? Data(), as: UTF8.self)
+                    self.lock.unlock()
                 }
             } catch let error as JSONParseError {
                 outcome = .failure(DocumentError(path: url, message: "the answer is not JSON: \(error.message)"))

@@ -1,0 +1,106 @@
+import Foundation
+import WebMap
+
+/// A file to lint: where it is on disk, how reports name it, and whether the user named it.
+public struct LintTarget: Sendable, Hashable {
+    public var path: String
+    public var displayPath: String
+    public var isExplicit: Bool
+
+    public init(path: String, displayPath: String, isExplicit: Bool) {
+        self.path = path
+        self.displayPath = displayPath
+        self.isExplicit = isExplicit
+    }
+}
+
+/// Turns the paths a user gave into files: named files as they are, directories walked recursively for
+/// `*.json` (snapshot files `*.services.json`, hidden folders and `.build` left out), in a stable order.
+public enum FileDiscovery {
+    public struct Result: Sendable {
+        public var targets: [LintTarget]
+        /// Files inside directories that could not be read (broken links, no permission), with the reason.
+        public var skipped: [(path: String, reason: String)]
+    }
+
+    public static func targets(for paths: [String]) throws(DocumentError) -> Result {
+        var targets: [LintTarget] = []
+        var skipped: [(String, String)] = []
+        var seen = Set<String>()
+        let fm = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                let broken = (try? fm.destinationOfSymbolicLink(atPath: path)) != nil
+                throw DocumentError(path: path, message: broken ? "is a broken symbolic link" : "no such file or directory")
+            }
+            if !isDirectory.boolValue {
+                guard fm.isReadableFile(atPath: path) else { throw DocumentError(path: path, message: "cannot be read (permission denied)") }
+                if seen.insert(path).inserted { targets.append(LintTarget(path: path, displayPath: path, isExplicit: true)) }
+                continue
+            }
+            var found: [String] = []
+            walk(directory: path, into: &found, skipped: &skipped, depth: 0)
+            for file in found.sorted() where seen.insert(file).inserted {
+                targets.append(LintTarget(path: file, displayPath: file, isExplicit: false))
+            }
+        }
+        return Result(targets: targets, skipped: skipped)
+    }
+
+    private static func walk(directory: String, into found: inout [String], skipped: inout [(String, String)], depth: Int) {
+        let fm = FileManager.default
+        guard depth < 64 else { skipped.append((directory, "nested more than 64 folders deep")); return }
+        guard let entries = try? fm.contentsOfDirectory(atPath: directory) else {
+            skipped.append((directory, "cannot be read (permission denied)"))
+            return
+        }
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        for entry in entries.sorted() {
+            if entry.hasPrefix(".") { continue }
+            let path = prefix + entry
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                if entry.hasSuffix(".json") { skipped.append((path, "broken symbolic link")) }
+                continue
+            }
+            if isDirectory.boolValue {
+                // Symbolic links to folders are not followed: they can form cycles.
+                if (try? fm.destinationOfSymbolicLink(atPath: path)) != nil { continue }
+                walk(directory: path, into: &found, skipped: &skipped, depth: depth + 1)
+            } else if entry.hasSuffix(".json") && !entry.hasSuffix(".services.json") && entry != "services.json"
+                        && entry != ConfigurationFile.fileName {
+                if fm.isReadableFile(atPath: path) { found.append(path) } else { skipped.append((path, "cannot be read (permission denied)")) }
+            }
+        }
+    }
+}
+
+extension Linter {
+    /// Lints `targets` in parallel across cores; reports come back in the targets' order. `progress` is
+    /// called with (done, total) as files finish. Stops at the first configuration or snapshot error.
+    public func lint(_ targets: [LintTarget], progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [FileReport] {
+        final class Box: @unchecked Sendable {
+            var results: [Result<FileReport?, Error>?]
+            var done = 0
+            let lock = NSLock()
+            init(count: Int) { results = Array(repeating: nil, count: count) }
+        }
+        let box = Box(count: targets.count)
+        DispatchQueue.concurrentPerform(iterations: targets.count) { index in
+            let target = targets[index]
+            let result = Result { try self.lint(path: target.path, displayPath: target.displayPath, isExplicit: target.isExplicit) }
+            box.lock.lock()
+            box.results[index] = result
+            box.done += 1
+            let done = box.done
+            box.lock.unlock()
+            progress?(done, targets.count)
+        }
+        var reports: [FileReport] = []
+        for result in box.results {
+            if let report = try result?.get() { reports.append(report) }
+        }
+        return reports
+    }
+}
