@@ -236,8 +236,10 @@ public struct LayerMetadata: Sendable {
 
     /// The field named `name`, compared case-insensitively as the services do.
     public func field(named name: String) -> FieldDefinition? {
-        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
-            ?? (name.contains(".") ? field(named: String(name.split(separator: ".").last!)) : nil)
+        if let field = fields.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) { return field }
+        // A qualified name ("owner.table.Field") names the field after its last period.
+        guard let last = name.split(separator: ".").last, last.count < name.count else { return nil }
+        return fields.first { $0.name.caseInsensitiveCompare(last) == .orderedSame }
     }
 
     /// True for a table (no geometry) as opposed to a feature layer.
