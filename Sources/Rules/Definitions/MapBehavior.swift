@@ -41,14 +41,19 @@ public struct MapBehavior: Sendable {
     /// Layers eligible for adding features, in operational-layer order (the order of the app's list).
     public var addFeatureLayers: [LayerBehavior] { layers.filter { !$0.layer.isTable && $0.addFeature.isEligible } }
 
-    /// The map layer or table holding `relatedTableId` of the same service as `behavior`.
+    /// The map layer or table holding `relatedTableId` of the same service as `behavior`: a service-backed
+    /// layer or table whose URL is that service's layer `relatedTableId`. When the map lists it more than
+    /// once, the first pop-up enabled copy wins (the relationship is used when any copy can show it).
     public func relatedIndex(of relationship: Relationship, from behavior: LayerBehavior) -> Int? {
         guard let id = relationship.relatedTableId, let url = behavior.layer.url,
               let service = ServiceURL.layerComponents(url)?.service else { return nil }
-        return layers.firstIndex { other in
-            guard let otherURL = other.layer.url, let parts = ServiceURL.layerComponents(otherURL) else { return false }
+        let matches = layers.indices.filter { index in
+            let other = layers[index]
+            guard other.isServiceBacked, let otherURL = other.layer.url,
+                  let parts = ServiceURL.layerComponents(otherURL) else { return false }
             return parts.layerId == id && parts.service.caseInsensitiveCompare(service) == .orderedSame
         }
+        return matches.first { layers[$0].isPopupEnabled } ?? matches.first
     }
 
     /// Every relationship of a service-backed layer, with how the app uses it.
