@@ -1,0 +1,49 @@
+import WebMap
+
+/// `popup/missing-label`: a display field has no label, so the raw field name is shown.
+public enum MissingLabelRule: MapRule {
+    public static let description = RuleDescription(
+        id: "popup/missing-label",
+        severity: .info,
+        summary: "A pop-up field has no label: the raw field name is shown.",
+        rationale: """
+            The app labels each displayed field with its `fieldInfos` `label`. Without one (or with a blank \
+            one) it shows the raw field name, such as `SITE_WIDTH_FT`, which users in the field may not \
+            understand. An expression field without a label uses its expression's `title` when it has one.
+            """,
+        fix: "Give the `fieldInfos` entry a `label`, for example the field's alias.",
+        triggeringExamples: [
+            .document(Examples.map(fieldInfos: #"{"fieldName": "Address", "visible": true}"#), services: Examples.treesSnapshot),
+        ],
+        nonTriggeringExamples: [
+            .document(Examples.map(fieldInfos: #"{"fieldName": "Address", "label": "Street address", "visible": true}"#),
+                      services: Examples.treesSnapshot),
+            .document(Examples.map(fieldInfos: """
+                {"fieldName": "Address", "label": "Street address", "visible": true},
+                          {"fieldName": "Condition", "visible": false}
+                """), services: Examples.treesSnapshot),
+        ])
+
+    public static func check(_ context: MapContext) {
+        for subject in context.behavior.popupSubjects {
+            let titles = Dictionary(subject.popup.expressionInfos.compactMap { info in
+                info.name.map { ($0, info.node["title"]?.string ?? "") }
+            }, uniquingKeysWith: { first, _ in first })
+            for display in subject.layer.displayFields {
+                let info = display.fieldInfo
+                guard info.label?.allSatisfy(\.isWhitespace) ?? true else { continue }
+                if let expression = display.expressionName, let title = titles[expression],
+                   !title.allSatisfy(\.isWhitespace) { continue }
+                let name = info.fieldName ?? ""
+                let hint = display.field.flatMap { field in
+                    field.alias.flatMap { $0.isEmpty || $0 == field.name ? nil : " (the field's alias is '\($0)')" }
+                } ?? ""
+                let pointer = info.label == nil ? info.pointer / "fieldName" : info.pointer / "label"
+                context.report(self, pointer: pointer, message:
+                    "Pop-up of \(subject.name) shows field '\(name)' without a label, so the app shows the raw name "
+                    + "'\(name)'. Add a `label`\(hint).",
+                    layer: subject.layer)
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import WebMap
+
+/// What the popup/ rules share: which pop-ups they look at, how they read `{name}` placeholders, and how
+/// they classify an `isEditable: true` flag. The definitions themselves (display fields, editor kind,
+/// capabilities) come from `LayerBehavior`; nothing here recomputes them.
+
+/// A pop-up the app can show: that of a feature layer or table (service-backed or inline) that has a
+/// `popupInfo`, whether or not the pop-up is enabled (a disabled pop-up is still authored content).
+struct PopupSubject {
+    var layer: LayerBehavior
+    var popup: PopupInfo
+
+    /// "layer 'Trees' (id Trees_1234)" or "table 'Inspections' (id Inspections_1)".
+    var name: String { (layer.layer.isTable ? "table " : "layer ") + layer.layer.displayName }
+
+    /// The service field a `fieldInfos` entry names, when the metadata is known and the name is a field's
+    /// (not an `expression/...` or `relationships/...` entry).
+    func field(of info: PopupFieldInfo) -> FieldDefinition? {
+        guard let table = layer.table, let name = info.fieldName, info.expressionName == nil,
+              !info.isRelationshipField else { return nil }
+        return table.field(named: name)
+    }
+}
+
+extension MapBehavior {
+    /// Every pop-up the popup/ rules check, in map order.
+    var popupSubjects: [PopupSubject] {
+        layers.compactMap { layer in
+            guard layer.needsMetadata, let popup = layer.popup else { return nil }
+            return PopupSubject(layer: layer, popup: popup)
+        }
+    }
+}
+
+/// The `{name}` placeholders of pop-up text (titles, descriptions).
+enum PopupPlaceholders {
+    /// The names inside single braces, in order, trimmed of spaces. `{{ name }}` template placeholders (left
+    /// when no variable resolves them) are not pop-up placeholders and are skipped.
+    static func names(in text: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            let inner = rest.index(after: open)
+            if inner < rest.endIndex, rest[inner] == "{" {
+                guard let close = rest[inner...].range(of: "}}") else { break }
+                rest = rest[close.upperBound...]
+                continue
+            }
+            guard let close = rest[inner...].firstIndex(where: { $0 == "{" || $0 == "}" }) else { break }
+            if rest[close] == "{" {
+                rest = rest[close...]
+                continue
+            }
+            let name = rest[inner..<close].trimmingCharacters(in: .whitespaces)
+            if !name.isEmpty { names.append(name) }
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
+    }
+
+    /// The name after `expression/`, for an expression placeholder.
+    static func expressionName(_ placeholder: String) -> String? {
+        placeholder.hasPrefix("expression/") ? String(placeholder.dropFirst("expression/".count)) : nil
+    }
+}
+
+/// An `isEditable: true` flag on a `fieldInfos` entry naming a field of a service-backed layer whose
+/// metadata is known, with the one problem that explains it best (or none). Each flag gets at most one of the
+/// popup/editable-* diagnostics, the most specific first: the field's type can never be edited, the service
+/// forbids editing it, the pop-up hides it, the layer allows no editing.
+struct EditableFlag {
+    enum Problem {
+        /// Geometry, Raster, XML or Blob: `popup/editable-unsupported-type`.
+        case unsupportedType
+        /// OID, GlobalID or GUID: `popup/editable-readonly-type`.
+        case readOnlyType
+        /// The service marks the field `editable: false`: `popup/editable-but-service-readonly`.
+        case serviceReadOnly
+        /// `visible: false` on a field that could be edited: `popup/editable-but-hidden`.
+        case hidden
+        /// Visible and editable, but the layer can neither update nor add: `popup/editable-on-readonly-layer`.
+        case readOnlyLayer
+    }
+
+    var subject: PopupSubject
+    var info: PopupFieldInfo
+    var field: FieldDefinition
+    var editor: EditorKind
+
+    /// Where every popup/editable-* rule reports: the `isEditable` value.
+    var pointer: JSONPointer { info.pointer / "isEditable" }
+
+    var problem: Problem? {
+        if editor == .unsupported { return .unsupportedType }
+        if editor == .readOnly { return .readOnlyType }
+        if !field.editable { return .serviceReadOnly }
+        if !info.visible { return .hidden }
+        let caps = subject.layer.capabilities
+        if !caps.canUpdate && !caps.canAdd { return .readOnlyLayer }
+        return nil
+    }
+
+    /// Every `isEditable: true` flag of the map's service-backed pop-ups, in document order.
+    static func all(in behavior: MapBehavior) -> [EditableFlag] {
+        behavior.popupSubjects.flatMap { subject -> [EditableFlag] in
+            guard subject.layer.isServiceBacked, subject.layer.table != nil else { return [] }
+            return subject.popup.fieldInfos.compactMap { info in
+                guard info.isEditable, let field = subject.field(of: info) else { return nil }
+                return EditableFlag(subject: subject, info: info, field: field,
+                                    editor: EditorKind(field: field, fieldInfo: info))
+            }
+        }
+    }
+}
