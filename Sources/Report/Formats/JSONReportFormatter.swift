@@ -1,0 +1,51 @@
+import Rules
+
+/// `--format json`: the report of cli.md, validated by `Schemas/report.schema.json`.
+///
+/// Keys are written in the order cli.md shows them, indented by two spaces. `layer` and `metadataSource`
+/// appear only when a diagnostic has them; a layer's `id` and `title` are always both there, `null` when the
+/// map does not give one.
+enum JSONReportFormatter {
+    static func render(_ report: LintReport) -> String {
+        JSONOutput.prettyPrinted(value(of: report)) + "\n"
+    }
+
+    static func value(of report: LintReport) -> JSONOutput {
+        .object([
+            ("tool", .object([("name", .string(report.tool.name)), ("version", .string(report.tool.version))])),
+            ("files", .array(report.files.map(value(of:)))),
+            ("summary", .object([
+                ("files", .int(report.summary.files)),
+                ("errors", .int(report.summary.errors)),
+                ("warnings", .int(report.summary.warnings)),
+                ("infos", .int(report.summary.infos)),
+            ])),
+        ])
+    }
+
+    static func value(of file: FileReport) -> JSONOutput {
+        .object([
+            ("path", .string(file.path)),
+            ("kind", .string(file.kind)),
+            ("diagnostics", .array(file.diagnostics.map(value(of:)))),
+        ])
+    }
+
+    static func value(of diagnostic: Diagnostic) -> JSONOutput {
+        var members: [(String, JSONOutput)] = [
+            ("ruleId", .string(diagnostic.ruleId)),
+            ("severity", .string(diagnostic.severity.rawValue)),
+            ("message", .string(diagnostic.message)),
+            ("pointer", .string(diagnostic.pointer)),
+            ("line", .int(diagnostic.line)),
+            ("column", .int(diagnostic.column)),
+        ]
+        if let layer = diagnostic.layer {
+            members.append(("layer", .object([("id", .string(layer.id)), ("title", .string(layer.title))])))
+        }
+        if let source = diagnostic.metadataSource {
+            members.append(("metadataSource", .string(source.rawValue)))
+        }
+        return .object(members)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Rainbow
+import Rules
+
+/// `--format stylish`: ESLint's layout. For each file with diagnostics, its path, then one line per diagnostic
+/// with `line:column`, severity, message and rule ID in aligned columns; a blank line between files; then a
+/// summary line.
+///
+/// ```
+/// Samples/Broken/popup-unknown-field.json
+///    3:5   warning  Layer 'Trees' (id Trees_1234) uses http://…  map/insecure-url
+///   41:27  error    Pop-up of layer 'Trees' lists field …        popup/unknown-field
+///
+/// ✖ 2 problems (1 error, 1 warning, 0 infos)
+/// ```
+///
+/// Colour comes from Rainbow, switched on or off by ``ReportOptions/color`` alone: Rainbow's own detection of
+/// the terminal and `NO_COLOR` is overridden for the duration of the call. Control characters in paths and
+/// messages are shown as escapes (`\n`, `\u{1B}`), so a map cannot write escape sequences to the terminal.
+enum StylishFormatter {
+    /// Rainbow's switches are process-wide; renders that colour hold this lock while they use them.
+    private static let rainbowLock = NSLock()
+
+    static func render(_ report: LintReport, options: ReportOptions) -> String {
+        rainbowLock.lock()
+        let (savedEnabled, savedTarget) = (Rainbow.enabled, Rainbow.outputTarget)
+        Rainbow.enabled = options.color
+        Rainbow.outputTarget = options.color ? .console : .unknown
+        defer {
+            Rainbow.enabled = savedEnabled
+            Rainbow.outputTarget = savedTarget
+            rainbowLock.unlock()
+        }
+        return text(of: report)
+    }
+
+    private static func text(of report: LintReport) -> String {
+        var blocks: [String] = []
+        for file in report.files where !file.diagnostics.isEmpty {
+            blocks.append(block(for: file))
+        }
+        let summary = report.summary
+        guard summary.problems > 0 else {
+            return "No problems found".green + "\n"
+        }
+        let line = "✖ " + TextSanitizing.count(summary.problems, "problem") + " ("
+            + TextSanitizing.count(summary.errors, "error") + ", "
+            + TextSanitizing.count(summary.warnings, "warning") + ", "
+            + TextSanitizing.count(summary.infos, "info") + ")"
+        let colored = summary.errors > 0 ? line.red.bold : summary.warnings > 0 ? line.yellow.bold : line.cyan.bold
+        return blocks.joined(separator: "\n") + "\n" + colored + "\n"
+    }
+
+    private static func block(for file: FileReport) -> String {
+        struct Row {
+            var line: String
+            var column: String
+            var severity: Severity
+            var message: String
+            var ruleId: String
+        }
+        let rows = file.diagnostics.map {
+            Row(line: String($0.line), column: String($0.column), severity: $0.severity,
+                message: TextSanitizing.visibleControlCharacters($0.message),
+                ruleId: TextSanitizing.visibleControlCharacters($0.ruleId))
+        }
+        let lineWidth = rows.map(\.line.count).max() ?? 0
+        let columnWidth = rows.map(\.column.count).max() ?? 0
+        let severityWidth = rows.map(\.severity.rawValue.count).max() ?? 0
+        let messageWidth = rows.map(\.message.count).max() ?? 0
+
+        var out = TextSanitizing.visibleControlCharacters(file.path).underline + "\n"
+        for row in rows {
+            let position = pad(row.line, to: lineWidth, left: true) + ":" + pad(row.column, to: columnWidth)
+            let severity = colored(row.severity, pad(row.severity.rawValue, to: severityWidth))
+            out += "  " + position.dim + "  " + severity + "  " + pad(row.message, to: messageWidth) + "  " + row.ruleId.dim + "\n"
+        }
+        return out
+    }
+
+    /// Pads on the right (or left) to `width` characters; the padding goes outside any colour.
+    private static func pad(_ text: String, to width: Int, left: Bool = false) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return left ? padding + text : text + padding
+    }
+
+    /// The padded severity word in its colour; the trailing padding is left uncoloured.
+    private static func colored(_ severity: Severity, _ padded: String) -> String {
+        let word = severity.rawValue
+        let padding = String(padded.dropFirst(word.count))
+        switch severity {
+        case .error: return word.red + padding
+        case .warning: return word.yellow + padding
+        case .info: return word.cyan + padding
+        }
+    }
+}
