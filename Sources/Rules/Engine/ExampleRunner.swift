@@ -6,23 +6,30 @@ public enum ExampleRunner {
     public static func diagnostics(for example: RuleExample) -> [Diagnostic] {
         switch example {
         case .document(let text, let services, let variables):
-            var options = LintOptions()
-            options.configuration = .default
-            options.useDefaultSnapshots = false
-            options.variables = variables
-            if let services, let root = try? JSONParser.parse(services).root,
-               let snapshot = try? ServicesSnapshot(path: "example.services.json", root: root) {
-                options.snapshots = [snapshot]
-            }
-            let report = try? Linter(options: options).lint(path: "/example/example.json", displayPath: "example.json",
-                                                            text: SourceText(string: text), isExplicit: true)
-            return report?.diagnostics ?? []
+            return lint(SourceText(string: text), services: services, variables: variables)
+        case .bytes(let bytes):
+            return lint(SourceText(bytes: bytes), services: nil, variables: [:])
         case .versionName(let name, let owner, let existing, let access):
             let candidate = VersionCandidate(name: name, owner: owner, existingNames: existing, access: access)
             return VersionNameCheck.violations(of: candidate).map {
                 Diagnostic(ruleId: $0.ruleId, severity: $0.severity, message: $0.message, pointer: "", line: 1, column: 1)
             }
         }
+    }
+
+    /// Lints one example document as the file `example.json`, named explicitly on the command line.
+    private static func lint(_ text: SourceText, services: String?, variables: [String: String]) -> [Diagnostic] {
+        var options = LintOptions()
+        options.configuration = .default
+        options.useDefaultSnapshots = false
+        options.variables = variables
+        if let services, let root = try? JSONParser.parse(services).root,
+           let snapshot = try? ServicesSnapshot(path: "example.services.json", root: root) {
+            options.snapshots = [snapshot]
+        }
+        let report = try? Linter(options: options).lint(path: "/example/example.json", displayPath: "example.json",
+                                                        text: text, isExplicit: true)
+        return report?.diagnostics ?? []
     }
 
     /// True when `example` makes the rule `id` fire.

@@ -37,6 +37,8 @@ public enum RuleExample: Sendable {
     /// A document (usually a web map) as file text, with the services snapshot that resolves its layers, and
     /// the `--var` variables in force.
     case document(String, services: String? = nil, variables: [String: String] = [:])
+    /// A document given as raw bytes, for input a Swift `String` cannot hold (invalid UTF-8, other encodings).
+    case bytes([UInt8])
     /// A version name as typed, with its owner and the qualified names that already exist.
     case versionName(String, owner: String = "editor01", existing: [String] = [], access: String = "public")
 
@@ -50,12 +52,57 @@ public enum RuleExample: Sendable {
                 out += "\n\nwith " + variables.sorted { $0.key < $1.key }.map { "--var \($0.key)=\($0.value)" }.joined(separator: " ")
             }
             return out
+        case .bytes(let bytes):
+            return Self.escaped(bytes)
         case .versionName(let name, let owner, let existing, let access):
             var out = "version name \(String(reflecting: name)) (owner \(owner), access \(access))"
             if !existing.isEmpty { out += ", existing: " + existing.joined(separator: ", ") }
             return out
         }
     }
+
+    /// `bytes` as text, with every byte that is not part of a valid UTF-8 sequence (and a byte-order mark)
+    /// written as `\xNN`.
+    static func escaped(_ bytes: [UInt8]) -> String {
+        var out = ""
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            let length: Int
+            switch lead {
+            case 0x00..<0x80: length = 1
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default: length = 0
+            }
+            if length > 0, index + length <= bytes.count, let scalar = Self.scalar(bytes[index..<(index + length)]) {
+                if scalar == "\u{FEFF}" {
+                    // A byte-order mark is invisible: show its bytes.
+                    out += "\\xEF\\xBB\\xBF"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+                index += length
+            } else {
+                out += "\\x" + String(lead, radix: 16, uppercase: true).leftPadded(to: 2)
+                index += 1
+            }
+        }
+        return out
+    }
+
+    /// The scalar `bytes` encode when they are exactly one well-formed UTF-8 sequence.
+    static func scalar(_ bytes: ArraySlice<UInt8>) -> Unicode.Scalar? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator), UTF8.width(scalar) == bytes.count else { return nil }
+        return scalar
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
 
 /// Any rule: a type with a description.

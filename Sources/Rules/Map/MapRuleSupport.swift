@@ -1,0 +1,68 @@
+import WebMap
+
+extension WebMapDocument {
+    /// True when this "map" is a standalone pop-up definition file read as a map of one layer: the map-level
+    /// rules (layers, URLs, title) have nothing to say about it.
+    var isPopupDefinitionFile: Bool { layers.first?.isStandalonePopup == true }
+
+    /// The innermost layer or table whose object holds the value at `pointer` (for per-layer configuration).
+    func enclosingLayer(of pointer: JSONPointer) -> MapLayer? {
+        layers.filter { !$0.isStandalonePopup && pointer.tokens.starts(with: $0.pointer.tokens) }
+            .max { $0.pointer.tokens.count < $1.pointer.tokens.count }
+    }
+}
+
+/// A service URL written in a layer of the map: an operational layer (group children included), a table or
+/// a basemap layer.
+struct LayerURLReference {
+    /// The URL as the rules see it (after `{{ }}` substitution).
+    var url: String
+    /// Pointer to the URL string.
+    var pointer: JSONPointer
+    /// The operational layer or table; nil for a basemap layer.
+    var layer: MapLayer?
+    /// "layer 'Trees' (id Trees_1234)" or "basemap layer 'Topographic'".
+    var name: String
+
+    /// Every `url` and `styleUrl` of every layer, table and basemap layer, in document order.
+    static func all(in document: WebMapDocument) -> [LayerURLReference] {
+        guard !document.isPopupDefinitionFile else { return [] }
+        let keys = ["url", "styleUrl"]
+        var found: [LayerURLReference] = []
+        for layer in document.layers {
+            for key in keys {
+                guard let url = layer.node[key]?.string else { continue }
+                found.append(LayerURLReference(url: url, pointer: layer.pointer / key, layer: layer,
+                                               name: (layer.isTable ? "table " : "layer ") + layer.displayName))
+            }
+        }
+        let basemapPointer = document.mapPointer / "baseMap" / "baseMapLayers"
+        for (index, node) in (document.map["baseMap"]?["baseMapLayers"]?.array ?? []).enumerated() {
+            let title = node["title"]?.string ?? node["id"]?.string
+            for key in keys {
+                guard let url = node[key]?.string else { continue }
+                found.append(LayerURLReference(url: url, pointer: basemapPointer / index / key, layer: nil,
+                                               name: "basemap layer" + (title.map { " '\($0)'" } ?? " \(index + 1)")))
+            }
+        }
+        return found
+    }
+}
+
+extension MapContext {
+    /// The behavior of `layer` (nil for a layer the map does not list, such as a basemap layer).
+    func layerBehavior(of layer: MapLayer?) -> LayerBehavior? {
+        guard let layer else { return nil }
+        return behavior.layers.first { $0.layer.pointer == layer.pointer }
+    }
+}
+
+extension MapLayer {
+    /// "Layer 'Trees' (id Trees_1234)" or "Table 'Species' (id Species_1)".
+    var kindAndName: String { (isTable ? "Table " : "Layer ") + displayName }
+}
+
+extension String {
+    /// "layer 'Trees'" from "Layer 'Trees'": for a name that continues a sentence.
+    var withLowercasedInitial: String { prefix(1).lowercased() + dropFirst() }
+}

@@ -1,0 +1,55 @@
+import WebMap
+
+/// `map/token-in-url`: a layer URL carries a token or an API key.
+public enum MapTokenInURLRule: MapRule {
+    public static let description = RuleDescription(
+        id: "map/token-in-url",
+        severity: .error,
+        summary: "A layer URL carries `token=` or an API key: a secret published with the map.",
+        rationale: """
+            A web map is read by everyone it is shared with, and often copied into other maps and apps. A token \
+            or API key in a layer URL gives all of them the access of the account it was issued to, and once \
+            the token expires the layer stops loading. The app signs in by itself and adds its own token to \
+            each request; URLs in the map must not carry one.
+            """,
+        fix: "Remove the `token` (or `apikey`/`key`) parameter from the URL and revoke the leaked credential.",
+        triggeringExamples: [
+            .document(Examples.map(url: Examples.treesURL + "?token=AbC123xYz"), services: Examples.treesSnapshot),
+            .document("""
+                {
+                  "operationalLayers": [],
+                  "baseMap": {"title": "Streets", "baseMapLayers": [
+                    {"id": "Streets", "layerType": "VectorTileLayer",
+                     "styleUrl": "https://basemaps.example.com/styles/streets?apiKey=AAPK123"}
+                  ]}
+                }
+                """),
+        ],
+        nonTriggeringExamples: [
+            .document(Examples.map(), services: Examples.treesSnapshot),
+            .document(Examples.map(url: Examples.treesURL + "?tokenType=oauth"), services: Examples.treesSnapshot),
+        ])
+
+    public static func check(_ context: MapContext) {
+        for reference in LayerURLReference.all(in: context.document) where ServiceURL.carriesSecret(reference.url) {
+            let parameter = secretParameter(in: reference.url)
+            let what = parameter.map { $0.lowercased() == "token" ? "a `\($0)=` parameter" : "an API key (`\($0)=`)" } ?? "a secret"
+            let pending = TemplatePlaceholders.contains(reference.url) ? " once the build step fills in the placeholder" : ""
+            context.report(self, pointer: reference.pointer, message: """
+                The URL of the \(reference.name) carries \(what): the secret is published with the map\(pending) \
+                to everyone who can open it, and the layer breaks when it expires. Remove the parameter (the app \
+                signs in and adds its own token) and revoke the credential.
+                """, layer: context.layerBehavior(of: reference.layer))
+        }
+    }
+
+    /// The name of the query parameter that holds the secret, as written.
+    static func secretParameter(in url: String) -> String? {
+        guard let query = url.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
+        for pair in query.split(separator: "&") {
+            let name = String(pair.split(separator: "=", maxSplits: 1).first ?? "")
+            if ServiceURL.carriesSecret("x?" + name + "=") { return name }
+        }
+        return nil
+    }
+}
