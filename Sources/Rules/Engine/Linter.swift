@@ -80,7 +80,7 @@ public final class Linter: @unchecked Sendable {
             } else if WebMapDocument.looksLikePopup(root) {
                 kind = "popup"
                 document = WebMapDocument(popup: root, source: text, layerTitle: options.popupLayer?.name)
-            } else if !isExplicit {
+            } else if !isExplicit && !WebMapDocument.looksLikeBrokenWrapper(root) {
                 return nil
             }
             if let document {

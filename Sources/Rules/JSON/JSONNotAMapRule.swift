@@ -15,6 +15,7 @@ public enum JSONNotAMapRule: DocumentRule {
             """,
         fix: "Lint the web map's item data (not the item's description, a layer's metadata or a snapshot), or pass the file with the option it belongs to.",
         triggeringExamples: [
+            .document(#"{"item": {"title": "Street trees", "type": "Web Map"}, "itemData": "{\"operationalLayers\": []}"}"#),
             .document(#"[{"id": "Trees_1234", "layerType": "ArcGISFeatureLayer"}]"#),
             .document(#"{"id": 0, "name": "Trees", "type": "Feature Layer", "fields": []}"#),
             .document("null"),
@@ -26,7 +27,8 @@ public enum JSONNotAMapRule: DocumentRule {
         ])
 
     public static func check(_ context: LintContext) {
-        guard let parsed = context.parsed, context.document == nil, context.isExplicit else { return }
+        guard let parsed = context.parsed, context.document == nil,
+              context.isExplicit || WebMapDocument.looksLikeBrokenWrapper(parsed.root) else { return }
         context.report(self, pointer: .root, offset: parsed.root.offset, message: message(for: parsed.root))
     }
 
@@ -41,6 +43,10 @@ public enum JSONNotAMapRule: DocumentRule {
             return text
         }
         let lead = "The file is a JSON object but not a web map: it has none of `operationalLayers`, `baseMap` or the `item`/`itemData` wrapper."
+        if object["item"] != nil, let data = object["itemData"], data.object == nil {
+            let hint = data.string != nil ? " It holds text: the item data was probably encoded as JSON twice; store the object itself." : ""
+            return "The file is an `item`/`itemData` export, but `itemData` is \(data.isNull ? "null" : "a \(data.typeName)"), not a web map object." + hint
+        }
         if object["item"] != nil {
             return lead + " It has `item` but no `itemData` object: export the item together with its data, or lint the item data alone."
         }

@@ -70,6 +70,13 @@ public struct WebMapDocument: Sendable {
         layers = [layer]
     }
 
+    /// True when `root` is the `{item, itemData}` export wrapper but its `itemData` is not a map object (for
+    /// example double-encoded JSON text): such a file means to be a map, so a directory walk reports it.
+    public static func looksLikeBrokenWrapper(_ root: JSONNode) -> Bool {
+        guard let object = root.object, object["item"] != nil, let data = object["itemData"] else { return false }
+        return data.object == nil
+    }
+
     /// True when `root` looks like a pop-up definition (`fieldInfos`, `popupElements` or `title` with no map keys).
     public static func looksLikePopup(_ root: JSONNode) -> Bool {
         guard let object = root.object, object["operationalLayers"] == nil, object["baseMap"] == nil, object["itemData"] == nil else { return false }

@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import Report
+import Rules
+import WebMap
+
+struct LintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint",
+        abstract: "Lint web maps (and pop-up definitions) against the rule catalogue.",
+        discussion: """
+            PATH is a web map file, a pop-up definition file (with --layer), a directory (searched \
+            recursively for web maps; *.services.json snapshots are not linted), or - for standard input.
+            Layer metadata comes from inline feature collections, then <map>.services.json or services.json \
+            beside the map, then --services files, then (with --fetch) the live service.
+
+            Examples:
+              maprules lint Samples
+              maprules lint maps/ --format sarif --output maprules.sarif
+              maprules lint map.json --rule layer/hidden=off --max-warnings 0
+              cat map.json | maprules lint - --stdin-filename map.json
+            """)
+
+    @Argument(help: "Files or directories to lint, or - for standard input (default: the current directory).")
+    var paths: [String] = []
+
+    @Option(help: "Output format: stylish, json, sarif, junit or github.")
+    var format: ReportFormat = .stylish
+
+    @Option(help: "Write the report to this file instead of standard output.")
+    var output: String?
+
+    @Option(help: "Configuration file (default: the nearest .maprules.json above each file).")
+    var config: String?
+
+    @Option(name: .customLong("rule"), help: ArgumentHelp("Set a rule's severity: ID=off|info|warning|error (repeatable; wins over the config).", valueName: "ID=SETTING"))
+    var rules: [String] = []
+
+    @Option(help: ArgumentHelp("A services snapshot file (repeatable).", valueName: "FILE"))
+    var services: [String] = []
+
+    @Flag(help: "Fetch metadata missing from snapshots from the live services.")
+    var fetch = false
+
+    @Option(help: "Token for --fetch (or the MAPRULES_TOKEN environment variable).")
+    var token: String?
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("Substitute {{ NAME }} placeholders before linting (repeatable).", valueName: "NAME=VALUE"))
+    var variables: [String] = []
+
+    @Option(help: "Metadata JSON of the layer a pop-up definition file describes.")
+    var layer: String?
+
+    @Option(help: "Exit 1 when there are more warnings than this (default: no limit).")
+    var maxWarnings: Int?
+
+    @Flag(help: "Report errors only.")
+    var quiet = false
+
+    @Option(help: "The file name to report for standard input.")
+    var stdinFilename: String?
+
+    @Option(help: "Colour: auto (on a terminal, unless NO_COLOR is set), always or never.")
+    var color: ColorChoice = .auto
+
+    func validate() throws {
+        if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more") }
+    }
+
+    func run() throws {
+        let options = try lintOptions()
+        let linter = Linter(options: options)
+        var reports: [FileReport] = []
+        let paths = self.paths.isEmpty ? ["."] : self.paths
+        do {
+            if paths.contains("-") {
+                let data = FileHandle.standardInput.readDataToEndOfFile()
+                let name = stdinFilename ?? "<stdin>"
+                let diskPath = stdinFilename.map { URL(fileURLWithPath: $0).path } ?? FileManager.default.currentDirectoryPath + "/stdin.json"
+                if let report = try linter.lint(path: diskPath, displayPath: name, text: SourceText(bytes: [UInt8](data)), isExplicit: true) {
+                    reports.append(report)
+                }
+            }
+            let discovery = try FileDiscovery.targets(for: paths.filter { $0 != "-" })
+            for (path, reason) in discovery.skipped { Console.error("warning: skipped \(path): \(reason)") }
+            var progress: (@Sendable (Int, Int) -> Void)? = nil
+            if Console.stderrIsTerminal && discovery.targets.count >= 50 {
+                progress = { done, total in
+                    guard done % 25 == 0 || done == total else { return }
+                    FileHandle.standardError.write(Data("\rlinting \(done)/\(total) files\(done == total ? "\n" : "")".utf8))
+                }
+            }
+            reports += try linter.lint(discovery.targets, progress: progress)
+        }
+        var report = LintReport(files: reports)
+        if quiet { report = report.filtered(minimumSeverity: .error) }
+        let reportOptions = ReportOptions(
+            color: output == nil && color.enabled(forTerminal: Console.stdoutIsTerminal),
+            rules: RuleCatalog.all.map { $0.description },
+            baseDirectory: FileManager.default.currentDirectoryPath,
+            githubStepSummaryPath: ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"])
+        try emit(ReportRenderer.render(report, as: format, options: reportOptions), to: output)
+        if format == .github {
+            do { try ReportRenderer.appendGitHubStepSummary(report, options: reportOptions) } catch {
+                Console.error("warning: \(error)")
+            }
+        }
+        if report.summary.errors > 0 { throw ExitCode(1) }
+        if let maxWarnings, report.summary.warnings > maxWarnings { throw ExitCode(1) }
+    }
+
+    private func lintOptions() throws -> LintOptions {
+        var options = LintOptions()
+        if let config {
+            var configuration = try ConfigurationFile.load(path: config)
+            try configuration.validate(knownIds: RuleCatalog.allIds)
+            options.configuration = configuration
+        }
+        for entry in rules {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let setting = RuleSetting(parts[1]) else {
+                throw CommandFailure("--rule \(entry): expected ID=off|info|warning|error")
+            }
+            options.commandLineRules[parts[0]] = setting
+        }
+        let commandLine = RuleConfiguration(rules: options.commandLineRules)
+        try commandLine.validate(knownIds: RuleCatalog.allIds, file: "--rule")
+        for entry in variables {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else { throw CommandFailure("--var \(entry): expected NAME=VALUE") }
+            options.variables[parts[0].trimmingCharacters(in: .whitespaces)] = parts[1]
+        }
+        for path in services { options.snapshots.append(try ServicesSnapshot.load(path: path)) }
+        if let layer { options.popupLayer = try Self.layerMetadata(path: layer) }
+        if fetch {
+            options.fetcher = LiveMetadataFetcher(token: token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"])
+        }
+        return options
+    }
+
+    /// The metadata in a `--layer` file.
+    private static func layerMetadata(path: String) throws -> LayerMetadata {
+        let file = try SourceFile.read(path: path)
+        let parsed: ParsedJSON
+        do { parsed = try JSONParser.parse(file.text) } catch {
+            throw DocumentError(path: path, message: "not valid JSON at \(file.text.position(ofOffset: error.offset)): \(error.message)")
+        }
+        return LayerMetadata(parsed.root)
+    }
+}
+
+extension ReportFormat: ExpressibleByArgument {}
