@@ -68,18 +68,24 @@ while IFS= read -r -d '' file; do
     cp "$file" "$seeds/sample-$(echo "${file#Samples/}" | tr '/' '-')"
 done < <(find Samples -name '*.json' -type f -print0)
 if command -v python3 >/dev/null 2>&1; then
-    python3 - "$seeds" <<'PY'
+    python3 - "$seeds" <<'PY' || die "could not write the pop-up and item-wrapper seeds"
 import glob, json, os, sys
 out = sys.argv[1]
 for path in sorted(glob.glob("Samples/*/*.json")):
     if path.endswith(".services.json"):
         continue
-    with open(path, encoding="utf-8") as f:
-        doc = json.load(f)
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except ValueError:
+        continue  # a deliberately broken sample (Samples/Broken/json--syntax.json ...): seeded as it is above
+    if not isinstance(doc, dict):
+        continue
     base = os.path.splitext(os.path.basename(path))[0]
     for kind in ("operationalLayers", "tables"):
-        for i, layer in enumerate(doc.get(kind, [])):
-            if isinstance(layer.get("popupInfo"), dict):
+        layers = doc.get(kind)
+        for i, layer in enumerate(layers if isinstance(layers, list) else []):
+            if isinstance(layer, dict) and isinstance(layer.get("popupInfo"), dict):
                 with open(os.path.join(out, f"popup-{base}-{kind}-{i}.json"), "w", encoding="utf-8") as f:
                     json.dump(layer["popupInfo"], f, indent=2)
     # The item wrapper some tools export ({"item": ..., "itemData": ...}), minified.
