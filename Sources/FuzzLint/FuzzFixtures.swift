@@ -1,8 +1,9 @@
 /// Fixed service metadata the harness lints against: a trimmed copy of the Trees of Portland services snapshot
-/// (service root, the Trees layer, the Species and Inspections tables), so that inputs whose layers point at
-/// these URLs (the seed corpus's sample maps do) reach the rules that need metadata, and a fixed layer for
-/// standalone pop-up definitions. Regenerate by hand from `Samples/TreesOfPortland/TreesOfPortland.services.json`
-/// if the samples' URLs change; the harness fails loudly at start-up if this stops parsing.
+/// (service root, the Trees and Neighborhoods layers, the Species and Inspections tables; no drawing info,
+/// extents, types or templates), so that inputs whose layers point at these URLs (the sample maps among the
+/// seeds do) reach the rules that need metadata, and a fixed layer for standalone pop-up definitions.
+/// Update it by hand from `Samples/TreesOfPortland/TreesOfPortland.services.json` if the samples' URLs change;
+/// the harness stops at start-up if it no longer loads.
 enum FuzzFixtures {
     /// URL of the layer a standalone pop-up definition is linted against (`--layer`).
     static let popupLayerURL = "https://maprules.example.com/arcgis/rest/services/TreesOfPortland/FeatureServer/0"
@@ -57,6 +58,30 @@ enum FuzzFixtures {
         "isDataBranchVersioned": false,
         "supportsApplyEditsWithGlobalIds": true,
         "editFieldsInfo": {"creationDateField": "created_date", "creatorField": "created_user", "editDateField": "last_edited_date", "editorField": "last_edited_user"}
+      },
+      "https://maprules.example.com/arcgis/rest/services/TreesOfPortland/FeatureServer/1": {
+        "id": 1,
+        "name": "Neighborhoods",
+        "type": "Feature Layer",
+        "geometryType": "esriGeometryPolygon",
+        "minScale": 0,
+        "maxScale": 0,
+        "hasAttachments": false,
+        "objectIdField": "OBJECTID",
+        "globalIdField": "GlobalID",
+        "displayField": "NAME",
+        "fields": [
+          {"name": "OBJECTID", "type": "esriFieldTypeOID", "editable": false},
+          {"name": "NAME", "type": "esriFieldTypeString", "length": 50, "editable": true},
+          {"name": "Coalition", "type": "esriFieldTypeString", "length": 50, "editable": true},
+          {"name": "GlobalID", "type": "esriFieldTypeGlobalID", "length": 38, "editable": false}
+        ],
+        "relationships": [],
+        "capabilities": "Query",
+        "maxRecordCount": 2000,
+        "isDataBranchVersioned": false,
+        "supportsApplyEditsWithGlobalIds": true,
+        "editFieldsInfo": null
       },
       "https://maprules.example.com/arcgis/rest/services/TreesOfPortland/FeatureServer/2": {
         "id": 2,
