@@ -32,6 +32,8 @@ crashes="Benchmarks/fuzz/crashes"
 dict="Benchmarks/fuzz/json.dict"
 log="$scratch/fuzz.log"
 
+case "${1:-}" in -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;; esac
+
 say() { printf 'fuzz.sh: %s\n' "$*" >&2; }
 die() { say "$*"; exit 2; }
 
