@@ -25,7 +25,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // libFuzzer harness over parse + lint; built only by Benchmarks/fuzz.sh with -sanitize=fuzzer.
+        // libFuzzer harness over parse + lint (Benchmarks/fuzz.sh builds it with -sanitize=fuzzer -D FUZZING);
+        // the plain build is a driver that replays inputs: `swift run FuzzLint FILE...`.
         .executableTarget(name: "FuzzLint", dependencies: ["WebMap", "Rules"]),
         .testTarget(name: "WebMapTests", dependencies: ["WebMap"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "WebMap"]),
