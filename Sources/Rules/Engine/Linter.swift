@@ -73,7 +73,9 @@ public final class Linter: @unchecked Sendable {
         if let parsed {
             var variables = configuration.variables
             variables.merge(options.variables) { _, new in new }
-            let (root, placeholders) = TemplatePlaceholders.substitute(parsed.root, variables: variables)
+            // Most maps hold no placeholder at all: skip the walk when the bytes have no "{{".
+            let (root, placeholders) = text.containsDoubleOpeningBrace
+                ? TemplatePlaceholders.substitute(parsed.root, variables: variables) : (parsed.root, [])
             var document = WebMapDocument(root: root, source: text)
             if document != nil {
                 kind = "webmap"

@@ -34,6 +34,19 @@ public final class SourceText: @unchecked Sendable {
         contentStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     }
 
+    /// True when the bytes contain "{{" anywhere (a cheap test before looking for template placeholders).
+    public var containsDoubleOpeningBrace: Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard buffer.count > 1 else { return false }
+            var i = 0
+            while i < buffer.count - 1 {
+                if buffer[i] == 0x7B && buffer[i + 1] == 0x7B { return true }
+                i += 1
+            }
+            return false
+        }
+    }
+
     public convenience init(string: String) { self.init(bytes: Array(string.utf8)) }
 
     private func lineIndex() -> [Int] {
