@@ -136,13 +136,16 @@ public struct FieldDefinition: Sendable {
 
 /// The comma-separated `capabilities` string, compared case-insensitively.
 public struct Capabilities: Sendable, Equatable {
-    public var names: [String]
+    public private(set) var names: [String]
+    /// The names in lower case, for look-ups.
+    private var lowercased: Set<String>
 
     public init(_ text: String?) {
         names = (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        lowercased = Set(names.map { $0.lowercased() })
     }
 
-    public func contains(_ name: String) -> Bool { names.contains { $0.caseInsensitiveCompare(name) == .orderedSame } }
+    public func contains(_ name: String) -> Bool { lowercased.contains(name.lowercased()) }
 
     public var description: String { names.joined(separator: ",") }
 }

@@ -4,6 +4,7 @@ import Foundation
 public enum ServiceURL {
     /// Scheme and host lower case, no query string or fragment, no trailing slash.
     public static func normalize(_ url: String) -> String {
+        if isNormalized(url) { return url }
         var text = url.trimmingCharacters(in: .whitespaces)
         if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<cut]) }
         while text.hasSuffix("/") { text.removeLast() }
@@ -12,6 +13,21 @@ public enum ServiceURL {
         let rest = text[schemeEnd.upperBound...]
         let hostEnd = rest.firstIndex(of: "/") ?? rest.endIndex
         return scheme + "://" + rest[..<hostEnd].lowercased() + rest[hostEnd...]
+    }
+
+    /// The common case, checked byte by byte: no surrounding space, no query or fragment, no trailing
+    /// slash, and a lower-case scheme and host.
+    private static func isNormalized(_ url: String) -> Bool {
+        let bytes = url.utf8
+        guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20, last != UInt8(ascii: "/") else { return false }
+        var slashes = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte == 0x09 { return false }
+            if byte == UInt8(ascii: "/") { slashes += 1 }
+            // Scheme and host end at the third slash; nothing upper case before it.
+            if slashes < 3 && byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { return false }
+        }
+        return true
     }
 
     /// True for `http(s)://host/.../FeatureServer/<n>` or `.../MapServer/<n>` (query string allowed).

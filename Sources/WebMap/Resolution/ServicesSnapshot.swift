@@ -16,6 +16,7 @@ public struct ServicesSnapshot: Sendable {
             entries[ServiceURL.normalize(member.key)] = member.value
         }
         self.entries = entries
+        layers = entries.mapValues(LayerMetadata.init)
     }
 
     /// Reads and parses a snapshot file.
@@ -34,8 +35,11 @@ public struct ServicesSnapshot: Sendable {
         }
     }
 
+    /// Layer metadata read once per snapshot, not once per map that uses it.
+    private var layers: [String: LayerMetadata] = [:]
+
     public func layer(url: String) -> LayerMetadata? {
-        entries[ServiceURL.normalize(url)].map(LayerMetadata.init)
+        layers[ServiceURL.normalize(url)]
     }
 
     public func serviceRoot(url: String) -> ServiceRootMetadata? {
