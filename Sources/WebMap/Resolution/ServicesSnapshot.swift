@@ -17,6 +17,7 @@ public struct ServicesSnapshot: Sendable {
         }
         self.entries = entries
         layers = entries.mapValues(LayerMetadata.init)
+        roots = entries.filter { $0.value["layers"] != nil || $0.value["tables"] != nil }.mapValues(ServiceRootMetadata.init)
     }
 
     /// Reads and parses a snapshot file.
@@ -43,8 +44,10 @@ public struct ServicesSnapshot: Sendable {
     }
 
     public func serviceRoot(url: String) -> ServiceRootMetadata? {
-        entries[ServiceURL.normalize(url)].map(ServiceRootMetadata.init)
+        roots[ServiceURL.normalize(url)]
     }
+
+    private var roots: [String: ServiceRootMetadata] = [:]
 
     /// The default snapshot files for a map: `<map>.services.json`, then `services.json` in its folder.
     public static func defaultPaths(forMap mapPath: String) -> [String] {
