@@ -37,11 +37,13 @@ public final class SourceText: @unchecked Sendable {
     /// True when the bytes contain "{{" anywhere (a cheap test before looking for template placeholders).
     public var containsDoubleOpeningBrace: Bool {
         bytes.withUnsafeBufferPointer { buffer in
-            guard buffer.count > 1 else { return false }
-            var i = 0
-            while i < buffer.count - 1 {
-                if buffer[i] == 0x7B && buffer[i + 1] == 0x7B { return true }
-                i += 1
+            guard let base = buffer.baseAddress, buffer.count > 1 else { return false }
+            // memchr to each "{", then a look at the next byte.
+            var offset = 0
+            while offset < buffer.count - 1, let found = memchr(base + offset, 0x7B, buffer.count - 1 - offset) {
+                let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if base[at + 1] == 0x7B { return true }
+                offset = at + 1
             }
             return false
         }
