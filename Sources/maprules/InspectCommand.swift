@@ -36,7 +36,7 @@ struct InspectCommand: ParsableCommand {
         do {
             for path in services { options.snapshots.append(try ServicesSnapshot.load(path: path)) }
             if fetch { options.fetcher = LiveMetadataFetcher(token: token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"]) }
-            let (document, behavior) = try Linter(options: options, keepingAnalyses: true).analyze(path: map)
+            let (document, behavior) = try Linter(options: options).analyze(path: map)
             let report = InspectReport(path: map, document: document, behavior: behavior)
             print(format == .json ? report.json() : report.text(), terminator: format == .json ? "\n" : "")
         } catch let error as DocumentError {
@@ -72,7 +72,7 @@ struct SnapshotCommand: ParsableCommand {
         do {
             var options = LintOptions()
             options.useDefaultSnapshots = false
-            document = try Linter(options: options, keepingAnalyses: true).analyze(path: map).document
+            document = try Linter(options: options).analyze(path: map).document
         } catch {
             throw CommandFailure("\(error)")
         }

@@ -51,20 +51,20 @@ public final class Linter: @unchecked Sendable {
         return options
     }()
 
-    /// Set by `analyze`: keep each file's document and behavior for the caller.
-    private var keepAnalyses = false
+    public init(options: LintOptions = LintOptions()) { self.options = options }
 
-    public init(options: LintOptions = LintOptions(), keepingAnalyses: Bool = false) {
-        self.options = options
-        self.keepAnalyses = keepingAnalyses
+    /// A file read up to the point where the rules run.
+    private struct Prepared {
+        var context: LintContext
+        var kind: String
+        /// Set when the file is a map or a pop-up definition.
+        var map: MapContext?
     }
 
-    /// Lints one file's bytes. `path` is the file's path on disk (for configuration and snapshots),
-    /// `displayPath` the name reports use. Returns nil for a file found in a directory that is JSON but not
-    /// a map (skipped silently); throws when a configuration or snapshot beside it cannot be used.
-    public func lint(path: String, displayPath: String? = nil, text: SourceText, isExplicit: Bool) throws -> FileReport? {
+    /// Parses, substitutes variables, recognises the document and resolves its layers' metadata. Returns nil
+    /// for a file found in a directory that is JSON but not a map.
+    private func prepare(path: String, displayPath: String?, text: SourceText, isExplicit: Bool) throws -> Prepared? {
         let configuration = try configuration(for: path)
-        let reportPath = displayPath ?? path
         let parsed: ParsedJSON?
         let parseError: JSONParseError?
         do {
@@ -74,49 +74,51 @@ public final class Linter: @unchecked Sendable {
             parsed = nil
             parseError = error
         }
-        let context = LintContext(path: reportPath, source: text, parseError: parseError, parsed: parsed,
+        let context = LintContext(path: displayPath ?? path, source: text, parseError: parseError, parsed: parsed,
                                   isExplicit: isExplicit, configuration: configuration)
-        var kind = "json"
-        var mapContext: MapContext?
-        if let parsed {
-            var variables = configuration.variables
-            variables.merge(options.variables) { _, new in new }
-            // Most maps hold no placeholder at all: skip the walk when the bytes have no "{{".
-            let (root, placeholders) = text.containsDoubleOpeningBrace
-                ? TemplatePlaceholders.substitute(parsed.root, variables: variables) : (parsed.root, [])
-            var document = WebMapDocument(root: root, source: text)
-            if document != nil {
-                kind = "webmap"
-            } else if WebMapDocument.looksLikePopup(root) {
-                kind = "popup"
-                document = WebMapDocument(popup: root, source: text, layerTitle: options.popupLayer?.name)
-            } else if !isExplicit && !WebMapDocument.looksLikeBrokenWrapper(root) {
-                return nil
-            }
-            if let document {
-                context.document = document
-                context.placeholders = placeholders
-                let resolver = try resolver(forMap: path, isPopup: kind == "popup")
-                let behavior = MapBehavior(document: document) { layer in
-                    if layer.isStandalonePopup {
-                        return self.options.popupLayer.map { ResolvedMetadata(metadata: $0, source: .snapshot, serviceRoot: nil) }
-                    }
-                    if let url = layer.url, TemplatePlaceholders.contains(url) { return nil }
-                    return resolver.resolve(layer)
-                }
-                mapContext = MapContext(lint: context, document: document, behavior: behavior)
-                if keepAnalyses {
-                    lock.lock()
-                    analyses[path] = (document, behavior)
-                    lock.unlock()
-                }
-            }
+        guard let parsed else { return Prepared(context: context, kind: "json", map: nil) }
+        var variables = configuration.variables
+        variables.merge(options.variables) { _, new in new }
+        // Most maps hold no placeholder at all: skip the walk when the bytes have no "{{".
+        let (root, placeholders) = text.containsDoubleOpeningBrace
+            ? TemplatePlaceholders.substitute(parsed.root, variables: variables) : (parsed.root, [])
+        let kind: String
+        let document: WebMapDocument
+        if let map = WebMapDocument(root: root, source: text) {
+            kind = "webmap"
+            document = map
+        } else if WebMapDocument.looksLikePopup(root) {
+            kind = "popup"
+            document = WebMapDocument(popup: root, source: text, layerTitle: options.popupLayer?.name)
+        } else if isExplicit || WebMapDocument.looksLikeBrokenWrapper(root) {
+            return Prepared(context: context, kind: "json", map: nil)
+        } else {
+            return nil
         }
+        context.document = document
+        context.placeholders = placeholders
+        let resolver = try resolver(forMap: path, isPopup: kind == "popup")
+        let behavior = MapBehavior(document: document) { layer in
+            if layer.isStandalonePopup {
+                return self.options.popupLayer.map { ResolvedMetadata(metadata: $0, source: .snapshot, serviceRoot: nil) }
+            }
+            if let url = layer.url, TemplatePlaceholders.contains(url) { return nil }
+            return resolver.resolve(layer)
+        }
+        return Prepared(context: context, kind: kind, map: MapContext(lint: context, document: document, behavior: behavior))
+    }
+
+    /// Lints one file's bytes. `path` is the file's path on disk (for configuration and snapshots),
+    /// `displayPath` the name reports use. Returns nil for a file found in a directory that is JSON but not
+    /// a map (skipped silently); throws when a configuration or snapshot beside it cannot be used.
+    public func lint(path: String, displayPath: String? = nil, text: SourceText, isExplicit: Bool) throws -> FileReport? {
+        guard let prepared = try prepare(path: path, displayPath: displayPath, text: text, isExplicit: isExplicit) else { return nil }
+        let context = prepared.context
         for rule in RuleCatalog.documentRules { rule.check(context) }
-        if let mapContext {
-            for rule in RuleCatalog.mapRules { rule.check(mapContext) }
+        if let map = prepared.map {
+            for rule in RuleCatalog.mapRules { rule.check(map) }
         }
-        return FileReport(path: reportPath, kind: kind, diagnostics: context.diagnostics.sorted(by: Diagnostic.reportOrder))
+        return FileReport(path: context.path, kind: prepared.kind, diagnostics: context.diagnostics.sorted(by: Diagnostic.reportOrder))
     }
 
     /// Reads and lints a file from disk.
@@ -126,23 +128,19 @@ public final class Linter: @unchecked Sendable {
     }
 
     /// Reads a map (or pop-up definition) for `maprules inspect` and `snapshot`: the same substitution and
-    /// metadata resolution as `lint`, without the rules. Throws when the file cannot be read, does not parse,
-    /// or is not a map.
+    /// metadata resolution as `lint`, without the map rules. Throws when the file cannot be read, does not
+    /// parse, or is not a map (with the diagnostic that says why).
     public func analyze(path: String) throws -> (document: WebMapDocument, behavior: MapBehavior) {
         let file = try SourceFile.read(path: path)
-        let report = try lint(path: path, text: file.text, isExplicit: true)
-        guard let analysis = lastAnalysis(path: path) else {
-            let first = report?.diagnostics.first
+        guard let prepared = try prepare(path: path, displayPath: nil, text: file.text, isExplicit: true) else {
+            throw DocumentError(path: path, message: "not a web map")
+        }
+        guard let map = prepared.map else {
+            for rule in RuleCatalog.documentRules { rule.check(prepared.context) }
+            let first = prepared.context.diagnostics.sorted(by: Diagnostic.reportOrder).first
             throw DocumentError(path: path, message: first.map { "\($0.line):\($0.column): \($0.message) [\($0.ruleId)]" } ?? "not a web map")
         }
-        return analysis
-    }
-
-    private var analyses: [String: (WebMapDocument, MapBehavior)] = [:]
-    private func lastAnalysis(path: String) -> (document: WebMapDocument, behavior: MapBehavior)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return analyses.removeValue(forKey: path).map { ($0.0, $0.1) }
+        return (map.document, map.behavior)
     }
 
     /// The configuration in force for `path`.
