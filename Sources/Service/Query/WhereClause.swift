@@ -70,11 +70,24 @@ public struct WhereParser {
     /// Parses `text`; `resolveField` answers the layer's field for a name (case-insensitive) or nil.
     public static func parse(_ text: String, resolveField: @escaping (String) -> FieldDefinition?) throws(WhereSyntaxError) -> WhereExpression {
         var parser = WhereParser(resolveField: resolveField)
-        parser.tokens = try tokenize(text)
-        let expression = try parser.parseOr()
-        let next = parser.peek
-        guard next.kind == .end else { throw WhereSyntaxError(offset: next.offset, message: "unexpected \(describe(next.kind)) after a complete condition") }
-        return expression
+        // Tokenise up to the first unreadable character, parse what came before it, and report whichever
+        // problem comes first in the text.
+        var lexical: WhereSyntaxError?
+        do { parser.tokens = try tokenize(text) } catch {
+            lexical = error
+            parser.tokens = (try? tokenize(String(Array(text).prefix(error.offset)))) ?? []
+            if parser.tokens.isEmpty { throw error }
+        }
+        do throws(WhereSyntaxError) {
+            let expression = try parser.parseOr()
+            let next = parser.peek
+            guard next.kind == .end else { throw WhereSyntaxError(offset: next.offset, message: "unexpected \(describe(next.kind)) after a complete condition") }
+            if let lexical { throw lexical }
+            return expression
+        } catch {
+            if let lexical, error.offset >= lexical.offset { throw lexical }
+            throw error
+        }
     }
 
     private init(resolveField: @escaping (String) -> FieldDefinition?) { self.resolveField = resolveField }
