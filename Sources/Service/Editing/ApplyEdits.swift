@@ -77,6 +77,26 @@ extension ServiceCore {
     }
 }
 
+extension ServiceCore {
+    /// Runs `body` in one write transaction at one new moment, in the version `options.gdbVersion` names,
+    /// after the access and session checks every edit goes through.
+    func editTransaction<T: Sendable>(service: ServiceModel, policy: AccessPolicy, options: EditOptions, layers: [LayerModel],
+                                      _ body: @escaping @Sendable (inout EditWriter) throws -> T) async throws -> T {
+        try policy.requireSignedIn()
+        let sessions = self.sessions
+        return try await database.write { db in
+            let version = try Self.resolveVersion(db, service: service, name: options.gdbVersion, policy: policy)
+            try policy.requireEdit(version)
+            try sessions.checkEdit(version: version, sessionID: options.sessionID)
+            let moment = try Self.nextMoment(db, service: service.name)
+            var writer = EditWriter(db: db, service: service, version: version, moment: moment, policy: policy, options: options)
+            let result = try body(&writer)
+            try writer.finish(touchedLayers: Set(layers.map(\.key)))
+            return result
+        }
+    }
+}
+
 /// Thrown inside the write transaction to roll it back while keeping the per-feature results.
 struct RollbackRequest: Error {
     var results: [LayerEditResults]
@@ -208,7 +228,7 @@ struct EditWriter {
     }
 
     /// The live row an update or delete names, or the result explaining why there is none.
-    private func target(objectId: Int64?, globalId: String?, layer: LayerModel) throws -> Result<FeatureRowRecord, EditError> {
+    func target(objectId: Int64?, globalId: String?, layer: LayerModel) throws -> Result<FeatureRowRecord, EditError> {
         var row: FeatureRowRecord?
         if let globalId {
             guard let normalized = GUIDText.normalize(globalId) else { return .failure(.missing("'\(globalId)' is not a global id.")) }
@@ -295,7 +315,7 @@ struct EditWriter {
 
     // MARK: Attachments
 
-    private func addAttachment(_ upload: AttachmentUpload, layer: LayerModel) throws -> EditResult {
+    func addAttachment(_ upload: AttachmentUpload, layer: LayerModel) throws -> EditResult {
         guard let parentId = upload.parentGlobalId else {
             return EditResult(objectId: nil, globalId: upload.globalId, success: false, error: .attachmentAdd("parentGlobalId is required."))
         }
@@ -314,7 +334,7 @@ struct EditWriter {
         return EditResult(objectId: row.attachmentId, globalId: row.globalId, success: true)
     }
 
-    private func updateAttachment(_ upload: AttachmentUpload, layer: LayerModel) throws -> EditResult {
+    func updateAttachment(_ upload: AttachmentUpload, layer: LayerModel) throws -> EditResult {
         guard let gid = upload.globalId.flatMap(GUIDText.normalize),
               let current = try AttachmentStore.visible(db, layerKey: layer.key, globalId: gid, view: view) else {
             return EditResult(objectId: nil, globalId: upload.globalId, success: false,
@@ -324,7 +344,7 @@ struct EditWriter {
         return EditResult(objectId: row.attachmentId, globalId: row.globalId, success: true)
     }
 
-    private func deleteAttachment(globalId: String, layer: LayerModel) throws -> EditResult {
+    func deleteAttachment(globalId: String, layer: LayerModel) throws -> EditResult {
         guard let gid = GUIDText.normalize(globalId), let current = try AttachmentStore.visible(db, layerKey: layer.key, globalId: gid, view: view) else {
             return EditResult(objectId: nil, globalId: globalId, success: false, error: .attachmentDelete("no attachment with global id \(globalId)."))
         }
