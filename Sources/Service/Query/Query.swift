@@ -37,6 +37,8 @@ struct QueryPlan {
     let outReference: SpatialReference
     let ownerFilter: String?
     var extraFilter: SQL?
+    /// A filter the core adds itself (related records: the key values).
+    var internalFilter: SQL?
 
     init(layer: LayerModel, parameters: QueryParameters, policy: AccessPolicy) throws {
         self.layer = layer
@@ -112,6 +114,7 @@ struct QueryPlan {
         }
         if let whereSQL { sql.append(literal: " AND \(whereSQL)") }
         if let extraFilter { sql.append(literal: " AND \(extraFilter)") }
+        if let internalFilter { sql.append(literal: " AND \(internalFilter)") }
         if let g = queryGeometry, let e = g.envelope {
             sql.append(literal: " AND r.xmax >= \(e.xmin) AND r.xmin <= \(e.xmax) AND r.ymax >= \(e.ymin) AND r.ymin <= \(e.ymax)")
         }
