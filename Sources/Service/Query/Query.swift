@@ -137,9 +137,15 @@ struct QueryPlan {
             source.append(literal: matches.isEmpty ? " AND 0" : " AND r.objectId IN \(matches)")
         }
 
+        // DEFAULT with no filter at all: the head index alone answers counts and chooses pages.
+        let unfiltered = view.branch == 0 && whereSQL == nil && parameters.objectIds == nil && extraFilter == nil
+            && internalFilter == nil && queryGeometry == nil
+        let headOnly: SQL = "FROM head h WHERE h.layerKey = \(layer.key) AND h.branch = 0 AND h.isDelete = 0"
+
         if let stats = parameters.outStatistics, !stats.isEmpty { return try statistics(db, source: source, stats: stats) }
         if parameters.returnCountOnly && !parameters.returnExtentOnly {
-            return .count(CountResult(count: try Int.fetchOne(db, SQLRequest<Int>(literal: "SELECT count(*) \(source)")) ?? 0))
+            let sql: SQL = unfiltered ? "SELECT count(*) \(headOnly)" : "SELECT count(*) \(source)"
+            return .count(CountResult(count: try Int.fetchOne(db, SQLRequest<Int>(literal: sql)) ?? 0))
         }
         if parameters.returnExtentOnly {
             let row = try Row.fetchOne(db, SQLRequest<Row>(literal: "SELECT min(r.xmin), min(r.ymin), max(r.xmax), max(r.ymax), count(*) \(source)"))
@@ -161,7 +167,18 @@ struct QueryPlan {
         let offset = max(0, parameters.resultOffset ?? 0)
         let withGeometry = parameters.returnGeometry && !layer.isTable
         let select: SQL = withGeometry ? "SELECT r.attributes, r.geometry" : "SELECT r.attributes, NULL"
-        let rows = try Row.fetchAll(db, SQLRequest<Row>(literal: "\(select) \(source) ORDER BY \(order) LIMIT \(limit + 1) OFFSET \(offset)"))
+        let defaultOrder = (parameters.orderByFields ?? "").trimmingCharacters(in: .whitespaces).isEmpty
+        let page: SQL
+        if unfiltered && defaultOrder {
+            // Walk the head index in object id order, skip `offset` entries without touching the rows, then
+            // fetch only the page's rows.
+            page = "\(select) FROM featureRow r WHERE r.id IN (SELECT h.rowId \(headOnly) ORDER BY h.objectId LIMIT \(limit + 1) OFFSET \(offset)) ORDER BY r.objectId"
+        } else {
+            // In DEFAULT the head's primary key gives object id order without a sort.
+            let ordering: SQL = defaultOrder && view.branch == 0 ? "h.objectId" : order
+            page = "\(select) \(source) ORDER BY \(ordering) LIMIT \(limit + 1) OFFSET \(offset)"
+        }
+        let rows = try Row.fetchAll(db, SQLRequest<Row>(literal: page))
         let exceeded = rows.count > limit
         var features: [Feature] = []
         features.reserveCapacity(min(rows.count, limit))
@@ -176,8 +193,10 @@ struct QueryPlan {
 
     func feature(attributes text: String, geometry: String?, withGeometry: Bool) throws -> Feature {
         let stored = try JSON.parse(text)
+        var lookup: [String: JSON] = [:]
+        if case .object(let members) = stored { for (key, value) in members { lookup[key] = value } }
         var attributes = Attributes()
-        for name in outFields { attributes[name] = AttributeValue(stored[name] ?? .null) }
+        for name in outFields { attributes.appendUnchecked(name, AttributeValue(lookup[name] ?? .null)) }
         var shape: Geometry?
         if withGeometry, let g = try RowStore.decodeGeometry(geometry) { shape = Projection.project(g, from: .wgs84, to: outSystem) }
         return Feature(attributes: attributes, geometry: shape)

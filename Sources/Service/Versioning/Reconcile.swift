@@ -18,7 +18,7 @@ extension ServiceCore {
     static func changedFields(from old: FeatureRowRecord, to new: FeatureRowRecord, layer: LayerModel) throws -> Set<String> {
         let a = try RowStore.decodeAttributes(old.attributes), b = try RowStore.decodeAttributes(new.attributes)
         var changed = Set<String>()
-        for field in layer.fields where !layer.metadata.isSystemMaintained(field) {
+        for field in layer.fields where !layer.isSystemMaintained(field) {
             let x = a[field.name] ?? .null, y = b[field.name] ?? .null
             if !x.sameValue(as: y) { changed.insert(field.name) }
         }

@@ -208,19 +208,25 @@ extension ServiceCore {
         let (service, policy, record) = try await sessionTarget(name, version, caller)
         try policy.requireEdit(record)
         guard let session = Self.normalizedSession(sessionId) else { throw ServiceError.invalidParameter("sessionId is required.") }
-        let moment = try await database.read { db in try ServiceRecord.fetchOne(db, key: service.name)?.lastMoment ?? 0 }
-        try sessions.with(record.guid) { locks in
-            guard locks.readers[session] != nil else {
-                throw ServiceError.versionOperationFailed("Unable to start editing.", "The session \(session) must call startReading on '\(record.qualifiedName)' first.")
+        let sessions = self.sessions
+        let user = policy.caller.username
+        // Inside a write transaction: edits check the lock inside theirs, so none slips in between the
+        // moment read here and the lock being taken.
+        try await database.write { db in
+            let moment = try ServiceRecord.fetchOne(db, key: service.name)?.lastMoment ?? 0
+            try sessions.with(record.guid) { locks in
+                guard locks.readers[session] != nil else {
+                    throw ServiceError.versionOperationFailed("Unable to start editing.", "The session \(session) must call startReading on '\(record.qualifiedName)' first.")
+                }
+                if let editor = locks.editor {
+                    if editor.session == session { return }
+                    throw ServiceError.versionOperationFailed("Unable to start editing.", "'\(record.qualifiedName)' is already being edited by another session.", extendedCode: -2147217148)
+                }
+                if locks.readers.keys.contains(where: { $0 != session }) {
+                    throw ServiceError.versionOperationFailed("Unable to start editing.", "Another session is reading '\(record.qualifiedName)': an exclusive lock needs it alone.", extendedCode: -2147217148)
+                }
+                locks.editor = (session, user, moment)
             }
-            if let editor = locks.editor {
-                if editor.session == session { return }
-                throw ServiceError.versionOperationFailed("Unable to start editing.", "'\(record.qualifiedName)' is already being edited by another session.", extendedCode: -2147217148)
-            }
-            if locks.readers.keys.contains(where: { $0 != session }) {
-                throw ServiceError.versionOperationFailed("Unable to start editing.", "Another session is reading '\(record.qualifiedName)': an exclusive lock needs it alone.", extendedCode: -2147217148)
-            }
-            locks.editor = (session, policy.caller.username, moment)
         }
         return .ok
     }

@@ -171,3 +171,21 @@ public struct DifferencesResponse: Sendable, Equatable, Encodable {
     public var differences: [LayerDifferences]
     public var success: Bool
 }
+
+extension ConflictsResponse {
+    /// Reads the `conflicts` parameter of `inspectConflicts`: `[{"layerId": 0, "objectIds": [1, 2]}]`.
+    public static func parseSelection(_ text: String) throws -> [Int: [Int64]] {
+        guard let items = try JSON.parse(text).array else { throw ServiceError.invalidParameter("conflicts must be a JSON array of {layerId, objectIds}.") }
+        var result: [Int: [Int64]] = [:]
+        for item in items {
+            guard let layer = item["layerId"]?.int, let ids = item["objectIds"]?.array else {
+                throw ServiceError.invalidParameter("Every entry of conflicts needs layerId and objectIds.")
+            }
+            result[layer, default: []] += try ids.map { value in
+                guard let id = value.int else { throw ServiceError.invalidParameter("objectIds must be integers.") }
+                return Int64(id)
+            }
+        }
+        return result
+    }
+}
