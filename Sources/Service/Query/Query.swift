@@ -10,9 +10,10 @@ extension ServiceCore {
         let policy = AccessPolicy(core: self, service: service, caller: caller)
         try policy.requireQuery()
         let plan = try QueryPlan(layer: layer, parameters: parameters, policy: policy)
+        let anchors = pageAnchors
         return try await database.read { db in
             let version = try Self.resolveVersion(db, service: service, name: parameters.gdbVersion, policy: policy)
-            return try plan.run(db, view: VersionView(version))
+            return try plan.run(db, view: VersionView(version), anchors: anchors)
         }
     }
 
@@ -121,7 +122,7 @@ struct QueryPlan {
         return sql
     }
 
-    func run(_ db: Database, view: VersionView) throws -> QueryResponse {
+    func run(_ db: Database, view: VersionView, anchors: PageAnchors? = nil) throws -> QueryResponse {
         var source = try filtered(db, view: view)
         if let g = queryGeometry, parameters.spatialRelation != .envelopeIntersects {
             // Exact predicate in Swift over the envelope candidates, then the ids bound back into the SQL.
@@ -172,7 +173,12 @@ struct QueryPlan {
         if unfiltered && defaultOrder {
             // Walk the head index in object id order, skip `offset` entries without touching the rows, then
             // fetch only the page's rows.
-            page = "\(select) FROM featureRow r WHERE r.id IN (SELECT h.rowId \(headOnly) ORDER BY h.objectId LIMIT \(limit + 1) OFFSET \(offset)) ORDER BY r.objectId"
+            if offset >= PageAnchors.threshold, let anchors, case .some(let anchor) = try anchors.objectId(db, layerKey: layer.key, offset: offset) {
+                // The object id at the offset is known: start there.
+                page = "\(select) FROM featureRow r WHERE r.id IN (SELECT h.rowId \(headOnly) AND h.objectId >= \(anchor ?? Int64.max) ORDER BY h.objectId LIMIT \(limit + 1)) ORDER BY r.objectId"
+            } else {
+                page = "\(select) FROM featureRow r WHERE r.id IN (SELECT h.rowId \(headOnly) ORDER BY h.objectId LIMIT \(limit + 1) OFFSET \(offset)) ORDER BY r.objectId"
+            }
         } else {
             // In DEFAULT the head's primary key gives object id order without a sort.
             let ordering: SQL = defaultOrder && view.branch == 0 ? "h.objectId" : order

@@ -260,6 +260,12 @@ extension ServiceCore {
             try RowStore.rebuildHeads(db, layerKey: layer.key, branch: branch, objectIds: objectIds)
             try AttachmentRowRecord.filter(AttachmentRowRecord.Columns.layerKey == layer.key && AttachmentRowRecord.Columns.branch == branch
                                            && AttachmentRowRecord.Columns.moment > moment).deleteAll(db)
+            if branch == 0 && !objectIds.isEmpty {
+                // DEFAULT changed: give the layer a new moment (caches keyed by it, and posts, see the change).
+                let now = try nextMoment(db, service: service.name)
+                try db.execute(sql: "UPDATE layer SET defaultMoment = ? WHERE key = ?", arguments: [now, layer.key])
+                try db.execute(sql: "UPDATE service SET defaultMoment = ? WHERE name = ?", arguments: [now, service.name])
+            }
         }
     }
 
