@@ -198,11 +198,15 @@ struct QueryPlan {
     }
 
     func feature(attributes text: String, geometry: String?, withGeometry: Bool) throws -> Feature {
-        let stored = try JSON.parse(text)
-        var lookup: [String: JSON] = [:]
-        if case .object(let members) = stored { for (key, value) in members { lookup[key] = value } }
+        var lookup: [String: AttributeValue] = [:]
+        if let members = FlatJSON.parseObject(text) {
+            lookup.reserveCapacity(members.count)
+            for (key, value) in members { lookup[key] = value }
+        } else if case .object(let members) = try JSON.parse(text) {
+            for (key, value) in members { lookup[key] = AttributeValue(value) }
+        }
         var attributes = Attributes()
-        for name in outFields { attributes.appendUnchecked(name, AttributeValue(lookup[name] ?? .null)) }
+        for name in outFields { attributes.appendUnchecked(name, lookup[name] ?? .null) }
         var shape: Geometry?
         if withGeometry, let g = try RowStore.decodeGeometry(geometry) { shape = Projection.project(g, from: .wgs84, to: outSystem) }
         return Feature(attributes: attributes, geometry: shape)
