@@ -262,3 +262,33 @@ import Testing
 extension Bool {
     func ifFalse(_ body: () -> Void) { if !self { body() } }
 }
+
+@Suite struct VersionPagingTests {
+    @Test func pagesOfAVersionMergeItsRowsWithDefaultsInIdOrder() async throws {
+        let core = try await Fixtures.core()
+        let who = try await Callers.signIn(core)
+        let service = VersioningTests.service
+        let version = try await core.createVersion(service: service, versionName: "Pages", as: who.editor01).versionInfo.versionName
+        let options = EditOptions(gdbVersion: version)
+        _ = try await core.applyEdits(service: service, layer: 0, LayerEdits(
+            adds: [EditFeature(attributes: Attributes([("placename", .string("Added"))]), geometry: .point(Point(x: -88.15, y: 41.77)), spatialReference: .wgs84)],
+            updates: [EditFeature(attributes: Attributes([("objectid", .int(3)), ("notes", .string("v"))]))], deletes: [5]), options: options, as: who.editor01)
+        // DEFAULT moves too, so both read paths (unchanged / moved since the ancestor) are exercised.
+        for moved in [false, true] {
+            if moved { _ = try await core.applyEdits(service: service, layer: 0, VersioningTests.update(7, [("notes", .string("d"))]), as: who.admin) }
+            let ids = try #require(try await core.query(service: service, layer: 0, QueryParameters(returnIdsOnly: true, gdbVersion: version), as: who.editor01).objectIds)
+            #expect(!ids.contains(5) && ids == ids.sorted())
+            var paged: [Int64] = []
+            var offset = 0
+            while true {
+                let page = try #require(try await core.query(service: service, layer: 0, QueryParameters(resultOffset: offset, resultRecordCount: 7, gdbVersion: version), as: who.editor01).featureSet)
+                paged += page.objectIds
+                offset += 7
+                if page.exceededTransferLimit != true { break }
+            }
+            #expect(paged == ids, "moved: \(moved)")
+            let three = try await core.features(service, 0, where: "objectid = 3", version: version, as: who.editor01)
+            #expect(three.first?.attributes["notes"] == .string("v"))
+        }
+    }
+}
