@@ -186,11 +186,12 @@ struct QueryPlan {
             }
         } else if view.branch != 0 && defaultOrder {
             // A version in object id order: DEFAULT's rows the version does not override and the version's own
-            // rows, each arm in index order, merged by SQLite (no sort of the whole layer).
+            // rows, each arm in head index order (order by the head's object id, not the row's, or SQLite sorts),
+            // merged by SQLite.
             let arms = QueryCompiler.versionArms(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged)
             page = """
-                \(select), r.objectId AS oid \(arms.fromDefault)\(terms) UNION ALL \
-                \(select), r.objectId AS oid \(arms.fromVersion)\(terms) ORDER BY oid LIMIT \(limit + 1) OFFSET \(offset)
+                \(select), h0.objectId AS oid \(arms.fromDefault)\(terms) UNION ALL \
+                \(select), hv2.objectId AS oid \(arms.fromVersion)\(terms) ORDER BY oid LIMIT \(limit + 1) OFFSET \(offset)
                 """
         } else {
             // In DEFAULT the head's primary key gives object id order without a sort.
