@@ -292,3 +292,44 @@ extension Bool {
         }
     }
 }
+
+@Suite struct ConcurrentCrewsTests {
+    /// Eight crews edit their own versions at once, then reconcile with post until it lands: every edit
+    /// reaches DEFAULT and every crew but the first to post hears of the conflict on the object all touched.
+    @Test func eightCrewsReconcileAndPost() async throws {
+        let core = try await Fixtures.core(users: false)
+        let service = VersioningTests.service
+        let outcomes = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+            for crew in 1...8 {
+                group.addTask {
+                    let name = try await core.createVersion(service: service, versionName: "Crew\(crew)", accessPermission: "public", as: .anonymous).versionInfo.versionName
+                    let options = EditOptions(gdbVersion: name)
+                    let own = try await core.applyEdits(service: service, layer: 0, VersioningTests.update(Int64(crew), [("notes", .string("crew \(crew)"))]), options: options, as: .anonymous)
+                    let shared = try await core.applyEdits(service: service, layer: 0, VersioningTests.update(20, [("notes", .string("shared by \(crew)"))]), options: options, as: .anonymous)
+                    precondition(own.succeeded && shared.succeeded)
+                    var sawConflict = false
+                    for _ in 0..<50 {
+                        do {
+                            let result = try await core.reconcile(service: service, version: name, withPost: true, as: .anonymous)
+                            sawConflict = sawConflict || result.hasConflicts
+                            if result.didPost { return (crew, sawConflict) }
+                        } catch let error as ServiceError where error.message.contains("reconcile") {
+                            continue
+                        }
+                    }
+                    Issue.record("crew \(crew) never posted")
+                    return (crew, sawConflict)
+                }
+            }
+            var all: [(Int, Bool)] = []
+            for try await outcome in group { all.append(outcome) }
+            return all
+        }
+        #expect(outcomes.count == 8)
+        #expect(outcomes.filter(\.1).count == 7)
+        for crew in 1...8 {
+            #expect(try await VersioningTests.value(core, Int64(crew), "notes") == .string("crew \(crew)"))
+        }
+        #expect(try await VersioningTests.value(core, 20, "notes")?.string?.hasPrefix("shared by ") == true)
+    }
+}
