@@ -8,16 +8,28 @@ let package = Package(
         .library(name: "WebMap", targets: ["WebMap"]),
         .library(name: "Rules", targets: ["Rules"]),
         .library(name: "Report", targets: ["Report"]),
+        .library(name: "Service", targets: ["Service"]),
         .executable(name: "maprules", targets: ["maprules"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/onevcat/Rainbow", from: "4.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.0.0"),
     ],
     targets: [
         .target(name: "WebMap"),
         .target(name: "Rules", dependencies: ["WebMap"]),
         .target(name: "Report", dependencies: ["Rules", "WebMap", "Rainbow"]),
+        // The feature service core: catalogue, branch-versioned store, edits, versions, users (no HTTP).
+        .target(
+            name: "Service",
+            dependencies: [
+                "WebMap", "Rules",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            ]
+        ),
         .executableTarget(
             name: "maprules",
             dependencies: [
@@ -32,6 +44,7 @@ let package = Package(
         .testTarget(name: "RulesTests", dependencies: ["Rules", "WebMap"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Rules", "WebMap"]),
         .testTarget(name: "CLITests", dependencies: ["Report", "Rules", "WebMap"]),
+        .testTarget(name: "ServiceTests", dependencies: ["Service", "Rules", "WebMap", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v5]
 )

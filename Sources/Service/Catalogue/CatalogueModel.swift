@@ -1,0 +1,84 @@
+import Foundation
+import Rules
+import WebMap
+
+/// A loaded service as the core reasons about it: immutable metadata, cached in memory once read from
+/// the database.
+public struct ServiceModel: Sendable {
+    public let name: String
+    /// The root metadata as stored (`.../FeatureServer?f=json`).
+    public let root: JSON
+    public let rootMetadata: ServiceRootMetadata
+    public let settings: ServiceSettings
+    /// Layers and tables by id, in id order.
+    public let layers: [LayerModel]
+
+    public var isBranchVersioned: Bool { settings.branchVersioned ?? rootMetadata.hasVersionedData }
+    public var defaultVersionAccess: VersionAccess { settings.defaultVersionAccess ?? .public }
+    public var allowsAnonymousQuery: Bool { settings.allowAnonymousQuery ?? true }
+    public var maxRecordCount: Int { settings.maxRecordCount ?? root["maxRecordCount"]?.int ?? 2000 }
+
+    public func layer(_ id: Int) throws -> LayerModel {
+        guard let layer = layers.first(where: { $0.id == id }) else { throw ServiceError.layerNotFound(id, service: name) }
+        return layer
+    }
+}
+
+/// A layer or table of a loaded service.
+public struct LayerModel: Sendable {
+    let key: Int64
+    public let id: Int
+    public let json: JSON
+    /// WebMap's typed view of the metadata (fields, domains, capabilities, relationships).
+    public let metadata: LayerMetadata
+    /// Rules' reading of the capabilities (can add / update / delete).
+    public let capabilities: EditCapabilities
+    public let spatialReference: SpatialReference
+    public let objectIdField: String
+    public let globalIdField: String?
+    public let maxRecordCount: Int
+    let fieldsByName: [String: FieldDefinition]
+    /// Lower-cased names of the fields the service maintains (object id, global id, editor tracking).
+    let systemFieldNames: Set<String>
+
+    init(key: Int64, id: Int, json: JSON, metadata: LayerMetadata, serviceMaxRecordCount: Int) {
+        self.key = key
+        self.id = id
+        self.json = json
+        self.metadata = metadata
+        capabilities = EditCapabilities(metadata.capabilities)
+        spatialReference = json["spatialReference"].flatMap(SpatialReference.init(json:)) ?? (metadata.isTable ? .wgs84 : .webMercator)
+        objectIdField = metadata.objectIdField ?? "OBJECTID"
+        globalIdField = metadata.globalIdField
+        maxRecordCount = metadata.maxRecordCount.map { min($0, serviceMaxRecordCount) } ?? serviceMaxRecordCount
+        var byName: [String: FieldDefinition] = [:]
+        for field in metadata.fields { byName[field.name.lowercased()] = field }
+        fieldsByName = byName
+        systemFieldNames = Set(metadata.fields.filter { metadata.isSystemMaintained($0) }.map { $0.name.lowercased() })
+    }
+
+    /// True when the service maintains `field` (clients' values for it are ignored).
+    func isSystemMaintained(_ field: FieldDefinition) -> Bool { systemFieldNames.contains(field.name.lowercased()) }
+
+    /// "'Trees' (layer 0)" for messages.
+    public var title: String { "'\(metadata.name ?? "layer \(id)")' (\(metadata.isTable ? "table" : "layer") \(id))" }
+
+    /// The field named `name`, case-insensitively (a qualified `owner.table.Field` names its last part).
+    public func field(_ name: String) -> FieldDefinition? {
+        fieldsByName[name.lowercased()] ?? metadata.field(named: name)
+    }
+
+    public var fields: [FieldDefinition] { metadata.fields }
+    public var geometryType: GeometryType? { metadata.isTable ? nil : metadata.geometryType }
+    public var isTable: Bool { metadata.isTable }
+
+    var editTracking: EditFieldsInfo? { metadata.editFieldsInfo }
+
+    /// `ownershipBasedAccessControlForFeatures`, when the layer enables it.
+    var ownership: (allowOthersToQuery: Bool, allowOthersToUpdate: Bool, allowOthersToDelete: Bool)? {
+        guard let node = json["ownershipBasedAccessControlForFeatures"], node.objectMembers != nil else { return nil }
+        return (node["allowOthersToQuery"]?.bool ?? true, node["allowOthersToUpdate"]?.bool ?? false, node["allowOthersToDelete"]?.bool ?? false)
+    }
+
+    var allowGeometryUpdates: Bool { json["allowGeometryUpdates"]?.bool ?? true }
+}

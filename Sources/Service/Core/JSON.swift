@@ -1,0 +1,204 @@
+import Foundation
+import WebMap
+
+/// A JSON value that encodes and decodes with `Codable`: what the core answers where the answer is a
+/// document rather than a record (layer and service metadata, raw attribute values from clients).
+///
+/// Object members keep their order, so metadata is served in the order the sample file wrote it.
+public enum JSON: Sendable, Equatable, Codable, CustomStringConvertible {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSON])
+    case object([(String, JSON)])
+
+    public static func == (lhs: JSON, rhs: JSON) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.int(let a), .int(let b)): return a == b
+        case (.double(let a), .double(let b)): return a == b
+        case (.int(let a), .double(let b)), (.double(let b), .int(let a)): return Double(a) == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    /// Converts a parsed source document (WebMap's position-keeping tree) into a plain value.
+    public init(_ node: JSONNode) {
+        switch node.value {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .number(let n): self = n.isInteger && n.int != nil ? .int(n.int!) : .double(n.double)
+        case .string(let s): self = .string(s)
+        case .array(let elements): self = .array(elements.map(JSON.init))
+        case .object(let object): self = .object(object.uniqueMembers.map { ($0.key, JSON($0.value)) })
+        }
+    }
+
+    /// Parses JSON text (a request parameter, a stored column) with WebMap's parser.
+    public static func parse(_ text: String) throws -> JSON {
+        do { return JSON(try JSONParser.parse(text).root) } catch {
+            throw ServiceError.invalidParameter("not valid JSON at character \(error.offset): \(error.message)")
+        }
+    }
+
+    public subscript(key: String) -> JSON? {
+        guard case .object(let members) = self else { return nil }
+        return members.last { $0.0 == key }?.1
+    }
+
+    /// The member named `key`, compared without regard to case (as ArcGIS parameter and field names are).
+    public func member(caseInsensitive key: String) -> JSON? {
+        guard case .object(let members) = self else { return nil }
+        if let exact = members.last(where: { $0.0 == key }) { return exact.1 }
+        let lower = key.lowercased()
+        return members.last { $0.0.lowercased() == lower }?.1
+    }
+
+    public var string: String? { if case .string(let s) = self { return s } else { return nil } }
+    public var bool: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+    public var array: [JSON]? { if case .array(let a) = self { return a } else { return nil } }
+    public var objectMembers: [(String, JSON)]? { if case .object(let o) = self { return o } else { return nil } }
+    public var isNull: Bool { if case .null = self { return true } else { return false } }
+    public var double: Double? {
+        switch self {
+        case .int(let i): return Double(i)
+        case .double(let d): return d
+        default: return nil
+        }
+    }
+    public var int: Int? {
+        switch self {
+        case .int(let i): return i
+        case .double(let d) where d.rounded() == d && abs(d) < 9.0e15: return Int(d)
+        default: return nil
+        }
+    }
+
+    /// Sets (or appends) the member `key` of an object; no effect on other values.
+    public mutating func set(_ key: String, _ value: JSON) {
+        guard case .object(var members) = self else { return }
+        if let index = members.firstIndex(where: { $0.0 == key }) { members[index].1 = value } else { members.append((key, value)) }
+        self = .object(members)
+    }
+
+    // MARK: Codable
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        if let container = try? decoder.container(keyedBy: Key.self) {
+            self = .object(try container.allKeys.map { ($0.stringValue, try container.decode(JSON.self, forKey: $0)) })
+            return
+        }
+        if var container = try? decoder.unkeyedContainer() {
+            var elements: [JSON] = []
+            while !container.isAtEnd { elements.append(try container.decode(JSON.self)) }
+            self = .array(elements)
+            return
+        }
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let b = try? container.decode(Bool.self) { self = .bool(b) }
+        else if let i = try? container.decode(Int.self) { self = .int(i) }
+        else if let d = try? container.decode(Double.self) { self = .double(d) }
+        else { self = .string(try container.decode(String.self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .object(let members):
+            var container = encoder.container(keyedBy: Key.self)
+            for (key, value) in members { try container.encode(value, forKey: Key(key)) }
+        case .array(let elements):
+            var container = encoder.unkeyedContainer()
+            for element in elements { try container.encode(element) }
+        case .null:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        case .bool(let b):
+            var container = encoder.singleValueContainer()
+            try container.encode(b)
+        case .int(let i):
+            var container = encoder.singleValueContainer()
+            try container.encode(i)
+        case .double(let d):
+            var container = encoder.singleValueContainer()
+            if d.isFinite { try container.encode(d) } else { try container.encodeNil() }
+        case .string(let s):
+            var container = encoder.singleValueContainer()
+            try container.encode(s)
+        }
+    }
+
+    /// Compact JSON text.
+    public var text: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    public var description: String { text }
+
+    private func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .double(let d):
+            if !d.isFinite { out += "null" }
+            else if d.rounded() == d && abs(d) < 1e15 { out += String(Int(d)) }
+            else { out += "\(d)" }
+        case .string(let s): JSON.writeString(s, to: &out)
+        case .array(let elements):
+            out += "["
+            for (i, element) in elements.enumerated() {
+                if i > 0 { out += "," }
+                element.write(to: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (i, (key, value)) in members.enumerated() {
+                if i > 0 { out += "," }
+                JSON.writeString(key, to: &out)
+                out += ":"
+                value.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    private static func writeString(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}

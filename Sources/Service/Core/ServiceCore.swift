@@ -1,0 +1,167 @@
+import Foundation
+import GRDB
+import Rules
+import WebMap
+
+/// The feature service core: a catalogue of feature services loaded from sample folders into a GRDB
+/// database, a branch-versioned store, edit semantics, version management, users and tokens. No HTTP.
+///
+/// Every endpoint of service.md maps to one method taking typed parameters and a `Caller`, and answering
+/// a `Codable` value; refusals throw `ServiceError` (with the Esri code), per-feature edit failures are
+/// `EditError`s inside the results. The HTTP face (Sources/Server) decodes requests into these calls; the
+/// runtime calls the same methods in-process as its "mock" service.
+///
+/// ```swift
+/// let core = try await ServiceCore.open(.init(database: ":memory:",
+///                                             sampleFolders: ["Samples/TreesOfPortland"],
+///                                             usersFile: "Samples/users.json"))
+/// let editor = try await core.signIn(username: "editor01", password: "sample-editor01")
+/// let trees = try await core.query(service: "TreesOfPortland", layer: 0, QueryParameters(where: "DBH > 10"), as: editor)
+/// ```
+public final class ServiceCore: Sendable {
+    /// How to open the core.
+    public struct Configuration: Sendable {
+        /// A database file path, or ":memory:".
+        public var database: String
+        /// Sample folders to load on first start (a service already in the database is not reloaded).
+        public var sampleFolders: [String]
+        /// The users file; nil for anonymous full access.
+        public var usersFile: String?
+        /// Token lifetime when the caller does not ask for one, and the longest allowed, in minutes.
+        public var defaultTokenMinutes: Int
+        public var maximumTokenMinutes: Int
+
+        public init(database: String = ":memory:", sampleFolders: [String] = [], usersFile: String? = nil,
+                    defaultTokenMinutes: Int = 60, maximumTokenMinutes: Int = 21_600) {
+            self.database = database
+            self.sampleFolders = sampleFolders
+            self.usersFile = usersFile
+            self.defaultTokenMinutes = defaultTokenMinutes
+            self.maximumTokenMinutes = maximumTokenMinutes
+        }
+    }
+
+    /// What opening did, for the start-up log.
+    public struct StartupReport: Sendable {
+        /// Services loaded from their folders by this start (empty when all were already in the database).
+        public var loaded: [String]
+        /// Services that were already in the database.
+        public var reused: [String]
+        /// Warnings to print: anonymous full access, sample credentials in use.
+        public var warnings: [String]
+    }
+
+    let database: any DatabaseWriter
+    let directory: Directory
+    let configuration: Configuration
+    let sessions = SessionRegistry()
+    let pageAnchors = PageAnchors()
+    public let startup: StartupReport
+    private let catalogue: [String: ServiceModel]
+
+    private init(database: any DatabaseWriter, directory: Directory, configuration: Configuration,
+                 catalogue: [String: ServiceModel], startup: StartupReport) {
+        self.database = database
+        self.directory = directory
+        self.configuration = configuration
+        self.catalogue = catalogue
+        self.startup = startup
+    }
+
+    /// Opens (creating or migrating) the database, loads the sample folders that are not in it yet, and
+    /// reads the users file.
+    public static func open(_ configuration: Configuration) async throws -> ServiceCore {
+        var config = GRDB.Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(10)
+        let writer: any DatabaseWriter
+        do {
+            if configuration.database == ":memory:" || configuration.database.isEmpty {
+                writer = try DatabaseQueue(configuration: config)
+            } else {
+                writer = try DatabasePool(path: configuration.database, configuration: config)
+            }
+            try Schema.migrator.migrate(writer)
+        } catch {
+            throw ServiceError.internal("Cannot open the database '\(configuration.database)': \(error)")
+        }
+
+        let usersFile = try configuration.usersFile.map(UsersFile.load(path:))
+        let directory = Directory(file: usersFile)
+
+        var loaded: [String] = []
+        var reused: [String] = []
+        for folder in configuration.sampleFolders {
+            let sample = try SampleFolder.read(folder)
+            let exists = try await writer.read { db in try ServiceRecord.fetchOne(db, key: sample.name) != nil }
+            if exists {
+                reused.append(sample.name)
+                continue
+            }
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            try await writer.write { db in try sample.insert(into: db, now: now) }
+            loaded.append(sample.name)
+        }
+
+        let catalogue = try await writer.read { db in try Self.readCatalogue(db) }
+        var warnings: [String] = []
+        if usersFile == nil {
+            warnings.append("No users file: every caller has anonymous full access (queries, edits and version management).")
+        } else if let path = configuration.usersFile, (path as NSString).lastPathComponent == "users.json",
+                  (path as NSString).deletingLastPathComponent.hasSuffix("Samples") {
+            warnings.append("Using the sample credentials of \(path) (editor01, editor02, admin): never use them outside development.")
+        }
+        return ServiceCore(database: writer, directory: directory, configuration: configuration, catalogue: catalogue,
+                           startup: StartupReport(loaded: loaded, reused: reused, warnings: warnings))
+    }
+
+    private static func readCatalogue(_ db: Database) throws -> [String: ServiceModel] {
+        var result: [String: ServiceModel] = [:]
+        for service in try ServiceRecord.fetchAll(db) {
+            let root = try JSON.parse(service.root)
+            let rootNode = try JSONParser.parse(service.root).root
+            let settings = try JSONDecoder().decode(ServiceSettings.self, from: Data(service.settings.utf8))
+            let serviceMax = settings.maxRecordCount ?? root["maxRecordCount"]?.int ?? 2000
+            let layers = try LayerRecord.filter(Column("service") == service.name).order(Column("layerId")).fetchAll(db).map { record in
+                LayerModel(key: record.key!, id: record.layerId, json: try JSON.parse(record.metadata),
+                           metadata: LayerMetadata(try JSONParser.parse(record.metadata).root), serviceMaxRecordCount: serviceMax)
+            }
+            result[service.name.lowercased()] = ServiceModel(name: service.name, root: root, rootMetadata: ServiceRootMetadata(rootNode),
+                                                              settings: settings, layers: layers)
+        }
+        return result
+    }
+
+    // MARK: Catalogue
+
+    /// The names of the loaded services, sorted.
+    public var serviceNames: [String] { catalogue.values.map(\.name).sorted() }
+
+    /// A loaded service by name (case-insensitive).
+    public func service(_ name: String) throws -> ServiceModel {
+        guard let model = catalogue[name.lowercased()] else { throw ServiceError.serviceNotFound(name) }
+        return model
+    }
+
+    /// True when a users file is in force (anonymous callers then only query).
+    public var requiresAuthentication: Bool { directory.isEnabled }
+
+    /// The users of the users file (no hashes).
+    public var users: [User] { directory.allUsers }
+
+    /// The owners of a service named by the users file (the owner of `sde.DEFAULT`).
+    public func owners(of service: String) -> [String] { directory.owners(of: service) }
+
+    // MARK: Time
+
+    static func nowMillis() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    /// A new moment for `service`: epoch milliseconds, strictly greater than every earlier moment.
+    static func nextMoment(_ db: Database, service: String) throws -> Int64 {
+        guard var record = try ServiceRecord.fetchOne(db, key: service) else { throw ServiceError.serviceNotFound(service) }
+        let moment = max(nowMillis(), record.lastMoment + 1)
+        record.lastMoment = moment
+        try record.update(db)
+        return moment
+    }
+}

@@ -1,0 +1,282 @@
+import Foundation
+import GRDB
+import WebMap
+
+extension ServiceCore {
+    /// `<layer>/query`. Reads the version named by `gdbVersion` (DEFAULT when nil) as the caller may see it.
+    public func query(service name: String, layer layerId: Int, _ parameters: QueryParameters, as caller: Caller) async throws -> QueryResponse {
+        let service = try self.service(name)
+        let layer = try service.layer(layerId)
+        let policy = AccessPolicy(core: self, service: service, caller: caller)
+        try policy.requireQuery()
+        let plan = try QueryPlan(layer: layer, parameters: parameters, policy: policy)
+        let anchors = pageAnchors
+        return try await database.read { db in
+            let version = try Self.resolveVersion(db, service: service, name: parameters.gdbVersion, policy: policy)
+            return try plan.run(db, view: VersionView(version), anchors: anchors)
+        }
+    }
+
+    /// Runs a query inside an existing database access (related records, differences).
+    static func queryFeatures(_ db: Database, layer: LayerModel, parameters: QueryParameters, policy: AccessPolicy, view: VersionView) throws -> FeatureSet {
+        let plan = try QueryPlan(layer: layer, parameters: parameters, policy: policy)
+        return try plan.run(db, view: view).featureSet ?? FeatureSet(objectIdFieldName: layer.objectIdField, fields: [], features: [])
+    }
+}
+
+/// A validated query, ready to run against a version.
+struct QueryPlan {
+    let layer: LayerModel
+    let parameters: QueryParameters
+    let compiler: QueryCompiler
+    let whereSQL: SQL?
+    let order: SQL
+    /// Canonical names of the output fields, in output order.
+    let outFields: [String]
+    let queryGeometry: Geometry?
+    let outSystem: Projection.System
+    let outReference: SpatialReference
+    let ownerFilter: String?
+    var extraFilter: SQL?
+    /// A filter the core adds itself (related records: the key values).
+    var internalFilter: SQL?
+
+    init(layer: LayerModel, parameters: QueryParameters, policy: AccessPolicy) throws {
+        self.layer = layer
+        self.parameters = parameters
+        compiler = QueryCompiler(layer: layer)
+        if let text = parameters.whereClause, !text.trimmingCharacters(in: .whitespaces).isEmpty {
+            do {
+                whereSQL = compiler.compile(try WhereParser.parse(text, resolveField: { layer.field($0) }))
+            } catch {
+                throw error.serviceError
+            }
+        } else {
+            whereSQL = nil
+        }
+        order = try compiler.orderBy(parameters.orderByFields)
+        if let ids = parameters.objectIds, ids.count > 30_000 {
+            throw ServiceError.invalidQuery("objectIds lists \(ids.count) ids; ask for at most 30000 at a time.")
+        }
+
+        let requested = parameters.outFields ?? []
+        if requested.isEmpty || requested.contains("*") {
+            outFields = layer.fields.filter { $0.type != .geometry }.map(\.name)
+        } else {
+            var names: [String] = []
+            for name in requested {
+                guard let field = layer.field(name) else {
+                    throw ServiceError.invalidQuery("outFields: '\(name)' is not a field of \(layer.title).")
+                }
+                if !names.contains(field.name) { names.append(field.name) }
+            }
+            if !names.contains(where: { $0.caseInsensitiveCompare(layer.objectIdField) == .orderedSame }) { names.insert(layer.objectIdField, at: 0) }
+            outFields = names
+        }
+
+        let layerSystem = layer.spatialReference.normalized ?? .wgs84
+        if let geometry = parameters.geometry {
+            let inSystem = try Projection.system(of: parameters.inSR, default: layerSystem)
+            queryGeometry = Projection.project(geometry, from: inSystem, to: .wgs84)
+        } else {
+            queryGeometry = nil
+        }
+        outSystem = try Projection.system(of: parameters.outSR, default: layerSystem)
+        outReference = parameters.outSR.map { $0.normalized == .wgs84 ? SpatialReference.wgs84 : SpatialReference.webMercator }
+            ?? (layerSystem == .wgs84 ? .wgs84 : layer.spatialReference)
+
+        if let ownership = layer.ownership, !ownership.allowOthersToQuery, !policy.isAdministrator, !policy.ownsService,
+           let creator = layer.editTracking?.creatorField {
+            ownerFilter = creator
+            _ = ownership
+            extraFilter = "json_extract(r.attributes, \(QueryCompiler.jsonPath(creator))) = \(policy.actingName)"
+        } else {
+            ownerFilter = nil
+        }
+        if let stats = parameters.outStatistics, !stats.isEmpty {
+            for stat in stats where !(stat.statisticType == .count && stat.onStatisticField == "*") {
+                guard layer.field(stat.onStatisticField) != nil else {
+                    throw ServiceError.invalidQuery("outStatistics: '\(stat.onStatisticField)' is not a field of \(layer.title).")
+                }
+            }
+            for name in parameters.groupByFieldsForStatistics ?? [] where layer.field(name) == nil {
+                throw ServiceError.invalidQuery("groupByFieldsForStatistics: '\(name)' is not a field of \(layer.title).")
+            }
+        }
+    }
+
+    /// The filters of the query as `AND ...` terms over the row aliased `r` (all but the exact spatial one).
+    private func filters() -> SQL {
+        var sql: SQL = ""
+        if let ids = parameters.objectIds {
+            if ids.isEmpty { sql.append(literal: " AND 0") } else { sql.append(literal: " AND r.objectId IN \(ids)") }
+        }
+        if let whereSQL { sql.append(literal: " AND \(whereSQL)") }
+        if let extraFilter { sql.append(literal: " AND \(extraFilter)") }
+        if let internalFilter { sql.append(literal: " AND \(internalFilter)") }
+        if let g = queryGeometry, let e = g.envelope {
+            sql.append(literal: " AND r.xmax >= \(e.xmin) AND r.xmin <= \(e.xmax) AND r.ymax >= \(e.ymin) AND r.ymin <= \(e.ymax)")
+        }
+        return sql
+    }
+
+    /// True when DEFAULT has not written to the layer since the version's ancestor moment.
+    private func defaultUnchanged(_ db: Database, view: VersionView) throws -> Bool {
+        guard view.branch != 0 else { return true }
+        let layerMoment = try Int64.fetchOne(db, sql: "SELECT defaultMoment FROM layer WHERE key = ?", arguments: [layer.key]) ?? 0
+        return layerMoment <= view.ancestorMoment
+    }
+
+    func run(_ db: Database, view: VersionView, anchors: PageAnchors? = nil) throws -> QueryResponse {
+        let unchanged = try defaultUnchanged(db, view: view)
+        var terms = filters()
+        if let g = queryGeometry, parameters.spatialRelation != .envelopeIntersects {
+            // Exact predicate in Swift over the envelope candidates, then the ids bound back into the SQL.
+            let candidates = QueryCompiler.visibleRows(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged)
+            var matches: [Int64] = []
+            let rows = try Row.fetchCursor(db, SQLRequest<Row>(literal: "SELECT r.objectId, r.geometry \(candidates)\(terms)"))
+            while let row = try rows.next() {
+                guard let text: String = row[1], let geometry = try RowStore.decodeGeometry(text) else { continue }
+                if Spatial.holds(parameters.spatialRelation, feature: geometry, query: g) { matches.append(row[0]) }
+            }
+            guard matches.count <= 30_000 else {
+                throw ServiceError.invalidQuery("The spatial filter matches \(matches.count) features; narrow it (or use envelope-intersects) to at most 30000.")
+            }
+            terms.append(literal: matches.isEmpty ? " AND 0" : " AND r.objectId IN \(matches)")
+        }
+        let source: SQL = "\(QueryCompiler.visibleRows(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged))\(terms)"
+
+        // DEFAULT with no filter at all: the head index alone answers counts and chooses pages.
+        let unfiltered = view.branch == 0 && whereSQL == nil && parameters.objectIds == nil && extraFilter == nil
+            && internalFilter == nil && queryGeometry == nil
+        let headOnly: SQL = "FROM head h WHERE h.layerKey = \(layer.key) AND h.branch = 0 AND h.isDelete = 0"
+
+        if let stats = parameters.outStatistics, !stats.isEmpty { return try statistics(db, source: source, stats: stats) }
+        if parameters.returnCountOnly && !parameters.returnExtentOnly {
+            let sql: SQL = unfiltered ? "SELECT count(*) \(headOnly)" : "SELECT count(*) \(source)"
+            return .count(CountResult(count: try Int.fetchOne(db, SQLRequest<Int>(literal: sql)) ?? 0))
+        }
+        if parameters.returnExtentOnly {
+            let row = try Row.fetchOne(db, SQLRequest<Row>(literal: "SELECT min(r.xmin), min(r.ymin), max(r.xmax), max(r.ymax), count(*) \(source)"))
+            var extent = ExtentResult.ExtentJSON(xmin: nil, ymin: nil, xmax: nil, ymax: nil, spatialReference: outReference)
+            if let row, let xmin: Double = row[0], let ymin: Double = row[1], let xmax: Double = row[2], let ymax: Double = row[3] {
+                if case .envelope(let e) = Projection.project(.envelope(Envelope(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)), from: .wgs84, to: outSystem) {
+                    extent = ExtentResult.ExtentJSON(xmin: e.xmin, ymin: e.ymin, xmax: e.xmax, ymax: e.ymax, spatialReference: outReference)
+                }
+            }
+            return .extent(ExtentResult(extent: extent, count: row?[4] ?? 0))
+        }
+        if parameters.returnIdsOnly {
+            let ids = try Int64.fetchAll(db, SQLRequest<Int64>(literal: "SELECT r.objectId \(source) ORDER BY \(order)"))
+            return .ids(ObjectIdSet(objectIdFieldName: layer.objectIdField, objectIds: ids))
+        }
+
+        let cap = layer.maxRecordCount
+        let limit = max(0, min(parameters.resultRecordCount ?? cap, cap))
+        let offset = max(0, parameters.resultOffset ?? 0)
+        let withGeometry = parameters.returnGeometry && !layer.isTable
+        let select: SQL = withGeometry ? "SELECT r.attributes, r.geometry" : "SELECT r.attributes, NULL"
+        let defaultOrder = (parameters.orderByFields ?? "").trimmingCharacters(in: .whitespaces).isEmpty
+        let page: SQL
+        if unfiltered && defaultOrder {
+            // Walk the head index in object id order, skip `offset` entries without touching the rows, then
+            // fetch only the page's rows.
+            if offset >= PageAnchors.threshold, let anchors, case .some(let anchor) = try anchors.objectId(db, layerKey: layer.key, offset: offset) {
+                // The object id at the offset is known: start there.
+                page = "\(select) FROM featureRow r WHERE r.id IN (SELECT h.rowId \(headOnly) AND h.objectId >= \(anchor ?? Int64.max) ORDER BY h.objectId LIMIT \(limit + 1)) ORDER BY r.objectId"
+            } else {
+                page = "\(select) FROM featureRow r WHERE r.id IN (SELECT h.rowId \(headOnly) ORDER BY h.objectId LIMIT \(limit + 1) OFFSET \(offset)) ORDER BY r.objectId"
+            }
+        } else if view.branch != 0 && defaultOrder {
+            // A version in object id order: DEFAULT's rows the version does not override and the version's own
+            // rows, each arm in head index order (order by the head's object id, not the row's, or SQLite sorts),
+            // merged by SQLite.
+            let arms = QueryCompiler.versionArms(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged)
+            page = """
+                \(select), h0.objectId AS oid \(arms.fromDefault)\(terms) UNION ALL \
+                \(select), hv2.objectId AS oid \(arms.fromVersion)\(terms) ORDER BY oid LIMIT \(limit + 1) OFFSET \(offset)
+                """
+        } else {
+            // In DEFAULT the head's primary key gives object id order without a sort.
+            let ordering: SQL = defaultOrder && view.branch == 0 ? "h.objectId" : order
+            page = "\(select) \(source) ORDER BY \(ordering) LIMIT \(limit + 1) OFFSET \(offset)"
+        }
+        let rows = try Row.fetchAll(db, SQLRequest<Row>(literal: page, cached: true))
+        let exceeded = rows.count > limit
+        var features: [Feature] = []
+        features.reserveCapacity(min(rows.count, limit))
+        for row in rows.prefix(limit) {
+            features.append(try feature(attributes: row[0], geometry: row[1], withGeometry: withGeometry))
+        }
+        return .features(FeatureSet(
+            objectIdFieldName: layer.objectIdField, globalIdFieldName: layer.globalIdField,
+            geometryType: layer.geometryType?.rawValue, spatialReference: layer.isTable ? nil : outReference,
+            fields: fieldDescriptions(outFields), features: features, exceededTransferLimit: exceeded ? true : nil))
+    }
+
+    func feature(attributes text: String, geometry: String?, withGeometry: Bool) throws -> Feature {
+        var lookup: [String: AttributeValue] = [:]
+        if let members = FlatJSON.parseObject(text) {
+            lookup.reserveCapacity(members.count)
+            for (key, value) in members { lookup[key] = value }
+        } else if case .object(let members) = try JSON.parse(text) {
+            for (key, value) in members { lookup[key] = AttributeValue(value) }
+        }
+        var attributes = Attributes()
+        for name in outFields { attributes.appendUnchecked(name, lookup[name] ?? .null) }
+        var shape: Geometry?
+        if withGeometry, let g = try RowStore.decodeGeometry(geometry) { shape = Projection.project(g, from: .wgs84, to: outSystem) }
+        return Feature(attributes: attributes, geometry: shape)
+    }
+
+    func fieldDescriptions(_ names: [String]) -> [JSON] {
+        let all = layer.json["fields"]?.array ?? []
+        return names.compactMap { name in
+            all.first { $0["name"]?.string?.caseInsensitiveCompare(name) == .orderedSame }
+        }
+    }
+
+    private func statistics(_ db: Database, source: SQL, stats: [StatisticDefinition]) throws -> QueryResponse {
+        let groups = (parameters.groupByFieldsForStatistics ?? []).compactMap { layer.field($0)?.name }
+        var selections: [SQL] = groups.map { compiler.field($0) }
+        var outNames: [String] = groups
+        var outTypes: [String] = groups.map { layer.field($0)?.type.rawValue ?? "esriFieldTypeString" }
+        for stat in stats {
+            let argument: SQL = stat.onStatisticField == "*" ? "*" : compiler.field(stat.onStatisticField)
+            switch stat.statisticType {
+            case .count: selections.append("count(\(argument))")
+            case .min: selections.append("min(\(argument))")
+            case .max: selections.append("max(\(argument))")
+            case .sum: selections.append("total(\(argument))")
+            case .avg: selections.append("avg(\(argument))")
+            }
+            outNames.append(stat.outStatisticFieldName ?? "\(stat.statisticType.rawValue)_\(stat.onStatisticField == "*" ? "all" : stat.onStatisticField)")
+            outTypes.append(stat.statisticType == .count ? "esriFieldTypeInteger" : "esriFieldTypeDouble")
+        }
+        var sql: SQL = "SELECT \(selections.joined(separator: ", ")) \(source)"
+        if !groups.isEmpty {
+            let keys = groups.map { compiler.field($0) }.joined(separator: ", ")
+            sql.append(literal: " GROUP BY \(keys) ORDER BY \(keys)")
+        }
+        let rows = try Row.fetchAll(db, SQLRequest<Row>(literal: sql))
+        let features = rows.map { row -> Feature in
+            var attributes = Attributes()
+            for (index, name) in outNames.enumerated() {
+                let value: AttributeValue
+                switch row[index] as DatabaseValue {
+                case let v where v.isNull: value = .null
+                case let v:
+                    if let i = Int64.fromDatabaseValue(v), case .int64 = v.storage { value = .int(i) }
+                    else if let d = Double.fromDatabaseValue(v) { value = .double(d) }
+                    else if let s = String.fromDatabaseValue(v) { value = .string(s) }
+                    else { value = .null }
+                }
+                attributes[name] = value
+            }
+            return Feature(attributes: attributes)
+        }
+        let fields: [JSON] = zip(outNames, outTypes).map { .object([("name", .string($0)), ("type", .string($1)), ("alias", .string($0))]) }
+        return .statistics(FeatureSet(objectIdFieldName: layer.objectIdField, globalIdFieldName: nil, geometryType: nil, spatialReference: nil,
+                                      fields: fields, features: features, exceededTransferLimit: nil))
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import GRDB
+
+/// Writing and resolving feature rows. Every write inserts a row and moves the head index; nothing is
+/// updated in place.
+enum RowStore {
+    /// A state to write for one object.
+    struct NewRow {
+        var objectId: Int64
+        var globalId: String
+        var isDelete: Bool
+        var attributes: Attributes
+        /// In WGS84.
+        var geometry: Geometry?
+    }
+
+    @discardableResult
+    static func write(_ db: Database, layerKey: Int64, branch: Int64, moment: Int64, row: NewRow) throws -> FeatureRowRecord {
+        let envelope = row.geometry?.envelope
+        var record = FeatureRowRecord(
+            id: nil, layerKey: layerKey, objectId: row.objectId, globalId: row.globalId, branch: branch, moment: moment,
+            isDelete: row.isDelete, attributes: row.attributes.json.text, geometry: row.geometry?.json().text,
+            xmin: envelope?.xmin, ymin: envelope?.ymin, xmax: envelope?.xmax, ymax: envelope?.ymax)
+        // Two edits of one object in one request share the request's moment: the later replaces the
+        // earlier inside the same uncommitted transaction (no committed row is ever changed).
+        try record.insert(db, onConflict: .replace)
+        try HeadRecord(layerKey: layerKey, branch: branch, objectId: row.objectId, moment: moment, isDelete: row.isDelete, rowId: record.id!)
+            .upsert(db)
+        return record
+    }
+
+    /// Rebuilds the head entries of `objectIds` in `branch` from the rows (after rows were discarded).
+    static func rebuildHeads(_ db: Database, layerKey: Int64, branch: Int64, objectIds: Set<Int64>) throws {
+        for objectId in objectIds {
+            let newest = try FeatureRowRecord
+                .filter(FeatureRowRecord.Columns.layerKey == layerKey && FeatureRowRecord.Columns.branch == branch && FeatureRowRecord.Columns.objectId == objectId)
+                .order(FeatureRowRecord.Columns.moment.desc)
+                .fetchOne(db)
+            if let newest {
+                try HeadRecord(layerKey: layerKey, branch: branch, objectId: objectId, moment: newest.moment, isDelete: newest.isDelete, rowId: newest.id!).upsert(db)
+            } else {
+                try HeadRecord.filter(HeadRecord.Columns.layerKey == layerKey && HeadRecord.Columns.branch == branch && HeadRecord.Columns.objectId == objectId).deleteAll(db)
+            }
+        }
+    }
+
+    /// The newest DEFAULT row of an object at or before `moment` (nil when it did not exist then).
+    static func defaultRow(_ db: Database, layerKey: Int64, objectId: Int64, atOrBefore moment: Int64) throws -> FeatureRowRecord? {
+        try FeatureRowRecord
+            .filter(FeatureRowRecord.Columns.layerKey == layerKey && FeatureRowRecord.Columns.branch == 0
+                    && FeatureRowRecord.Columns.objectId == objectId && FeatureRowRecord.Columns.moment <= moment)
+            .order(FeatureRowRecord.Columns.moment.desc)
+            .fetchOne(db)
+    }
+
+    /// The row an object reads as in a view (DEFAULT or a version), deletes included; nil when the
+    /// object never existed there.
+    static func visibleRow(_ db: Database, layerKey: Int64, objectId: Int64, view: VersionView) throws -> FeatureRowRecord? {
+        if view.branch != 0 {
+            if let head = try HeadRecord.fetchOne(db, key: ["layerKey": layerKey, "branch": view.branch, "objectId": objectId]),
+               head.moment > view.baseMoment {
+                return try FeatureRowRecord.fetchOne(db, key: head.rowId)
+            }
+            return try defaultRow(db, layerKey: layerKey, objectId: objectId, atOrBefore: view.ancestorMoment)
+        }
+        guard let head = try HeadRecord.fetchOne(db, key: ["layerKey": layerKey, "branch": 0, "objectId": objectId]) else { return nil }
+        return try FeatureRowRecord.fetchOne(db, key: head.rowId)
+    }
+
+    /// The visible row of the object with `globalId` in a view.
+    static func visibleRow(_ db: Database, layerKey: Int64, globalId: String, view: VersionView) throws -> FeatureRowRecord? {
+        let ids = try Int64.fetchSet(db, FeatureRowRecord
+            .filter(FeatureRowRecord.Columns.layerKey == layerKey && FeatureRowRecord.Columns.globalId == globalId)
+            .select(FeatureRowRecord.Columns.objectId, as: Int64.self))
+        for id in ids {
+            if let row = try visibleRow(db, layerKey: layerKey, objectId: id, view: view) { return row }
+        }
+        return nil
+    }
+
+    static func decodeAttributes(_ text: String) throws -> Attributes {
+        if let members = FlatJSON.parseObject(text) { return Attributes(members.map { (name: $0.0, value: $0.1) }) }
+        return Attributes(json: try JSON.parse(text))
+    }
+
+    static func decodeGeometry(_ text: String?) throws -> Geometry? {
+        guard let text else { return nil }
+        // Points are most rows: read {"x":..,"y":..} without building a tree.
+        if text.hasPrefix("{\"x\":"), let members = FlatJSON.parseObject(text), members.count == 2,
+           let x = members[0].1.double, let y = members[1].1.double {
+            return .point(Point(x: x, y: y))
+        }
+        return try Geometry.parse(try JSON.parse(text)).geometry
+    }
+}
+
+/// Which rows a read or write sees: DEFAULT (branch 0), or a version's branch reading through to
+/// DEFAULT at its ancestor moment.
+struct VersionView: Sendable {
+    var branch: Int64
+    var ancestorMoment: Int64
+    var baseMoment: Int64
+
+    static let defaultVersion = VersionView(branch: 0, ancestorMoment: .max, baseMoment: 0)
+
+    init(branch: Int64, ancestorMoment: Int64, baseMoment: Int64) {
+        self.branch = branch
+        self.ancestorMoment = ancestorMoment
+        self.baseMoment = baseMoment
+    }
+
+    init(_ version: VersionRecord) {
+        self.init(branch: version.branch, ancestorMoment: version.isDefault ? .max : version.ancestorMoment, baseMoment: version.baseMoment)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+extension ServiceCore {
+    /// `generateToken`: checks the password (bcrypt) and issues a random token that expires after
+    /// `expirationMinutes` (default and cap from the configuration). Wrong user or password: 400
+    /// "Unable to generate token." (the same answer for both). Without a users file every name is
+    /// accepted and the token carries administrator rights.
+    public func generateToken(username: String, password: String, expirationMinutes: Int? = nil) async throws -> IssuedToken {
+        let minutes = max(1, min(expirationMinutes ?? configuration.defaultTokenMinutes, configuration.maximumTokenMinutes))
+        if !directory.isEnabled {
+            guard !username.isEmpty else { throw ServiceError.invalidParameter("username is required.") }
+            return directory.issue(for: username, lifetimeMinutes: minutes, now: Self.nowMillis())
+        }
+        let directory = self.directory
+        // bcrypt is deliberately slow: keep it off the cooperative pool's shared threads.
+        let user = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: directory.verify(username: username, password: password)) }
+        }
+        guard let user else {
+            throw ServiceError(code: 400, message: "Unable to generate token.", details: ["Invalid username or password."])
+        }
+        return directory.issue(for: user.username, lifetimeMinutes: minutes, now: Self.nowMillis())
+    }
+
+    /// The caller a request's token stands for: anonymous without a token; 498 for an unknown or expired one.
+    public func caller(token: String?) throws -> Caller {
+        guard let token, !token.isEmpty else { return .anonymous }
+        guard let name = directory.validate(token: token, now: Self.nowMillis()) else { throw ServiceError.invalidToken }
+        if !directory.isEnabled { return Caller(user: User(username: name, role: .admin)) }
+        guard let user = directory.user(named: name) else { throw ServiceError.invalidToken }
+        return Caller(user: user)
+    }
+
+    /// Signs in and answers the caller directly (the runtime's in-process path).
+    public func signIn(username: String, password: String) async throws -> Caller {
+        let token = try await generateToken(username: username, password: password)
+        return try caller(token: token.token)
+    }
+
+    /// Forgets a token (sign out).
+    public func revoke(token: String) { directory.revoke(token: token) }
+}
+
+/// Who may do what (rules.md, "Access permissions"; service.md, "Auth and users").
+struct AccessPolicy {
+    let core: ServiceCore
+    let service: ServiceModel
+    let caller: Caller
+
+    /// No users file: every caller may do everything.
+    var isOpen: Bool { !core.directory.isEnabled }
+
+    /// The user name written into editor-tracking fields and used as a version owner.
+    var actingName: String { caller.username ?? "anonymous" }
+
+    var isAdministrator: Bool { isOpen || caller.user?.role == .admin }
+    var ownsService: Bool { isOpen || caller.user?.owns(service: service.name) == true }
+
+    func requireQuery() throws {
+        if isOpen || !caller.isAnonymous || service.allowsAnonymousQuery { return }
+        throw ServiceError.tokenRequired
+    }
+
+    /// Edits and version operations need a signed-in user when a users file is in force.
+    func requireSignedIn() throws {
+        if isOpen || !caller.isAnonymous { return }
+        throw ServiceError.tokenRequired
+    }
+
+    private func isOwner(of version: VersionRecord) -> Bool {
+        if version.isDefault { return ownsService }
+        return caller.username?.caseInsensitiveCompare(version.owner) == .orderedSame
+    }
+
+    /// Owner, service owner or administrator.
+    func isPrivileged(on version: VersionRecord) -> Bool { isAdministrator || ownsService || isOwner(of: version) }
+
+    func canView(_ version: VersionRecord) -> Bool {
+        switch VersionAccess(rawValue: version.access) ?? .private {
+        case .public, .protected: return true
+        case .private: return isPrivileged(on: version)
+        }
+    }
+
+    func canEdit(_ version: VersionRecord) -> Bool {
+        if isOpen { return true }
+        guard !caller.isAnonymous else { return false }
+        switch VersionAccess(rawValue: version.access) ?? .private {
+        case .public: return true
+        case .protected, .private: return isPrivileged(on: version)
+        }
+    }
+
+    /// Refuses an edit of `version`, naming why.
+    func requireEdit(_ version: VersionRecord) throws {
+        try requireSignedIn()
+        guard canEdit(version) else {
+            let who = version.isDefault ? "the service owner and administrators" : "its owner (\(version.owner)), the service owner and administrators"
+            throw ServiceError.notPermitted("The version '\(version.qualifiedName)' is \(version.access): only \(who) may edit it.")
+        }
+    }
+}

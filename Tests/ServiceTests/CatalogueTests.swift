@@ -1,0 +1,64 @@
+import Foundation
+import GRDB
+import Testing
+@testable import Service
+
+@Suite struct CatalogueTests {
+    @Test func loadsBothSamplesWithTheirCounts() async throws {
+        let core = try await Fixtures.core()
+        #expect(core.serviceNames == ["DamageAssessment", "TreesOfPortland"])
+        #expect(try await core.count("TreesOfPortland", 0) >= 20)
+        #expect(try await core.count("TreesOfPortland", 1) >= 4)
+        #expect(try await core.count("TreesOfPortland", 2) >= 5)
+        #expect(try await core.count("TreesOfPortland", 3) >= 30)
+        #expect(try await core.count("DamageAssessment", 0) >= 25)
+        #expect(core.startup.loaded.sorted() == ["DamageAssessment", "TreesOfPortland"])
+    }
+
+    @Test func settingsComeFromServiceJSON() async throws {
+        let core = try await Fixtures.core()
+        let damage = try core.service("damageassessment")
+        #expect(damage.isBranchVersioned)
+        #expect(damage.defaultVersionAccess == .protected)
+        let trees = try core.service("TreesOfPortland")
+        #expect(!trees.isBranchVersioned)
+        #expect(core.owners(of: "DamageAssessment") == ["admin"])
+    }
+
+    @Test func aSecondStartReusesTheDatabase() async throws {
+        let path = Fixtures.temporaryDatabase()
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let first = try await Fixtures.core(database: path)
+        let admin = try await first.signIn(username: "admin", password: "sample-admin")
+        let result = try await first.applyEdits(service: "TreesOfPortland", layer: 3, LayerEdits(adds: [
+            EditFeature(attributes: Attributes([("Collected_Date", .int(1_700_000_000_000)), ("Condition", .string("Good"))])),
+        ]), as: admin)
+        #expect(result.succeeded)
+        let before = try await first.count("TreesOfPortland", 3)
+
+        let second = try await Fixtures.core(database: path)
+        #expect(second.startup.loaded.isEmpty)
+        #expect(second.startup.reused.sorted() == ["DamageAssessment", "TreesOfPortland"])
+        #expect(try await second.count("TreesOfPortland", 3) == before)
+    }
+
+    @Test func metadataIsServedHonestly() async throws {
+        let core = try await Fixtures.core()
+        let root = try core.serviceInfo(service: "DamageAssessment", as: .anonymous)
+        #expect(root["hasVersionedData"]?.bool == true)
+        let layer = try core.layerInfo(service: "TreesOfPortland", layer: 1, as: .anonymous)
+        #expect(layer["capabilities"]?.string == "Query")
+        #expect(layer["advancedQueryCapabilities"]?["supportsPagination"]?.bool == true)
+        #expect(layer["isDataBranchVersioned"]?.bool == false)
+        await expectServiceError(404) { _ = try core.layerInfo(service: "TreesOfPortland", layer: 9, as: .anonymous) }
+        await expectServiceError(404) { _ = try core.serviceInfo(service: "Nope", as: .anonymous) }
+    }
+
+    @Test func usersFileHoldsOnlyHashes() throws {
+        let text = try String(contentsOfFile: Fixtures.usersFile, encoding: .utf8)
+        #expect(!text.contains("sample-editor01\""))
+        let file = try UsersFile.load(path: Fixtures.usersFile)
+        #expect(file.users.map(\.username) == ["editor01", "editor02", "admin"])
+        #expect(file.users.allSatisfy { $0.passwordHash.hasPrefix("$2b$") })
+    }
+}
