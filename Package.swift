@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "WebMap", targets: ["WebMap"]),
+        .library(name: "JSONSchema", targets: ["JSONSchema"]),
         .library(name: "Rules", targets: ["Rules"]),
         .library(name: "Report", targets: ["Report"]),
         .executable(name: "maprules", targets: ["maprules"]),
@@ -16,7 +17,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "WebMap"),
-        .target(name: "Rules", dependencies: ["WebMap"]),
+        // Hand-written JSON Schema (2020-12, draft-07) validator over WebMap's position-keeping JSON tree.
+        .target(name: "JSONSchema", dependencies: ["WebMap"]),
+        .target(name: "Rules", dependencies: ["WebMap", "JSONSchema"]),
         .target(name: "Report", dependencies: ["Rules", "WebMap", "Rainbow"]),
         .executableTarget(
             name: "maprules",
@@ -28,6 +31,7 @@ let package = Package(
         // libFuzzer harness over parse + lint; built only by Benchmarks/fuzz.sh with -sanitize=fuzzer.
         .executableTarget(name: "FuzzLint", dependencies: ["WebMap", "Rules"]),
         .testTarget(name: "WebMapTests", dependencies: ["WebMap"]),
+        .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "WebMap"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "WebMap"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Rules", "WebMap"]),
         .testTarget(name: "CLITests", dependencies: ["Report", "Rules", "WebMap"]),
