@@ -24,7 +24,7 @@ let package = Package(
         .executableTarget(
             name: "maprules",
             dependencies: [
-                "WebMap", "Rules", "Report", "Rainbow",
+                "WebMap", "JSONSchema", "Rules", "Report", "Rainbow",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -34,7 +34,7 @@ let package = Package(
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "WebMap"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "WebMap"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Rules", "WebMap"]),
-        .testTarget(name: "CLITests", dependencies: ["Report", "Rules", "WebMap"]),
+        .testTarget(name: "CLITests", dependencies: ["Report", "Rules", "WebMap", "JSONSchema"]),
     ],
     swiftLanguageModes: [.v5]
 )

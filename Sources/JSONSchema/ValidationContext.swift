@@ -88,6 +88,13 @@ final class ValidationContext {
     /// How messages name the value at the current path: `layerType`, `fieldInfos[3]`, `the document`.
     var subject: String { Self.subject(of: path) }
 
+    /// `message` starting "The document..." / "Item [3]..." rather than in lower case (property names, which
+    /// also start messages, keep their case).
+    static func capitalized(_ message: String) -> String {
+        guard message.hasPrefix("the document") || message.hasPrefix("item [") else { return message }
+        return message.prefix(1).uppercased() + message.dropFirst()
+    }
+
     static func subject(of path: [PathToken]) -> String {
         guard let last = path.last else { return "the document" }
         switch last {
@@ -115,7 +122,8 @@ final class ValidationContext {
         var pointer = self.pointer
         if let extra { pointer = pointer.appending(extra.text) }
         violations.append(SchemaViolation(instancePointer: pointer, instanceOffset: offset, keyword: keyword,
-                                          schemaLocation: location, expected: expected, found: found, message: message))
+                                          schemaLocation: location, expected: expected, found: found,
+                                          message: Self.capitalized(message)))
     }
 }
 

@@ -83,7 +83,7 @@ final class TypeKeyword: Keyword {
         let first = typeList.split(separator: " ").first.map(String.init) ?? typeList
         switch first.trimmingCharacters(in: .punctuationCharacters) {
         case "object", "array", "integer": return "an " + typeList
-        case "string", "number": return "a " + typeList
+        case "string", "number", "boolean": return "a " + typeList
         default: return typeList
         }
     }

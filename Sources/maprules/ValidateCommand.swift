@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import JSONSchema
+import Report
+import Rules
+import WebMap
+
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Validate JSON files against a JSON Schema (draft 2020-12 or draft-07).",
+        discussion: """
+            SCHEMA is a schema file or the name of a shipped schema: \(ShippedSchemas.names.joined(separator: ", ")). \
+            Each violation is a schema/invalid diagnostic at the offending value; a file that is not JSON gets \
+            its json/ diagnostic. Remote $refs are never fetched: --ref-dir maps their URLs to local files by path.
+            Exit codes: 0 every file is valid, 1 violations found, 2 the schema or a file could not be used.
+
+            Examples:
+              maprules validate --schema webmap Samples/TreesOfPortland/TreesOfPortland.json
+              maprules validate --schema services-snapshot Samples/TreesOfPortland/TreesOfPortland.services.json
+              maprules validate --schema my.schema.json data/ --ref-dir schemas/ --format sarif
+              cat map.json | maprules validate --schema webmap -
+            """)
+
+    @Option(help: ArgumentHelp("A schema file, or a shipped schema name.", valueName: "SCHEMA"))
+    var schema: String
+
+    @Argument(help: "JSON files, directories (every *.json below them), or - for standard input.")
+    var paths: [String] = []
+
+    @Option(help: "Output format: stylish, json, sarif, junit or github.")
+    var format: ReportFormat = .stylish
+
+    @Option(help: "Write the report to this file instead of standard output.")
+    var output: String?
+
+    @Option(name: .customLong("ref-dir"), help: ArgumentHelp("Resolve $ref URLs to files below this folder by their path (repeatable).", valueName: "DIR"))
+    var refDirectories: [String] = []
+
+    @Option(help: "The file name to report for standard input.")
+    var stdinFilename: String?
+
+    @Option(help: "Colour: auto (on a terminal, unless NO_COLOR is set), always or never.")
+    var color: ColorChoice = .auto
+
+    func run() throws {
+        guard !paths.isEmpty else { throw CommandFailure("name the files to validate (or - for standard input)") }
+        let compiled: Schema
+        do { compiled = try SchemaArgument.load(schema, refDirectories: refDirectories) } catch {
+            throw CommandFailure("cannot use the schema \(schema): \(error)")
+        }
+        let validator = SchemaFileValidator(schema: compiled, kind: SchemaArgument.reportKind(of: schema))
+        var reports: [FileReport] = []
+        if paths.contains("-") {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            reports.append(validator.validate(SourceText(bytes: [UInt8](data)), displayPath: stdinFilename ?? "<stdin>"))
+        }
+        reports += try validator.validate(paths: try Self.files(paths.filter { $0 != "-" }).map { ($0, $0) })
+        let report = LintReport(files: reports)
+        let usedRules = Set(report.files.flatMap { $0.diagnostics.map(\.ruleId) } + [SchemaInvalidRule.description.id])
+        let reportOptions = ReportOptions(
+            color: output == nil && color.enabled(forTerminal: Console.stdoutIsTerminal),
+            rules: RuleCatalog.all.map { $0.description }.filter { usedRules.contains($0.id) },
+            baseDirectory: FileManager.default.currentDirectoryPath,
+            githubStepSummaryPath: ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"])
+        try emit(ReportRenderer.render(report, as: format, options: reportOptions), to: output)
+        if format == .github {
+            do { try ReportRenderer.appendGitHubStepSummary(report, options: reportOptions) } catch {
+                Console.error("warning: \(error)")
+            }
+        }
+        if report.summary.errors > 0 { throw ExitCode(1) }
+    }
+
+    /// Named files as they are; directories walked for `*.json` (hidden folders left out), sorted.
+    static func files(_ paths: [String]) throws -> [String] {
+        var files: [String] = []
+        let fm = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw DocumentError(path: path, message: "no such file or directory")
+            }
+            guard isDirectory.boolValue else { files.append(path); continue }
+            guard let enumerator = fm.enumerator(atPath: path) else { throw DocumentError(path: path, message: "cannot be read") }
+            var found: [String] = []
+            while let entry = enumerator.nextObject() as? String {
+                if entry.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+                if entry.hasSuffix(".json") { found.append((path.hasSuffix("/") ? path : path + "/") + entry) }
+            }
+            files += found.sorted()
+        }
+        return files
+    }
+}
