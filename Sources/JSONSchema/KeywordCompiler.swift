@@ -11,7 +11,7 @@ struct KeywordCompiler {
     private var dialect: Dialect { info.dialect }
 
     private func location(_ tokens: String...) -> String {
-        node.location + tokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }.joined()
+        node.location + tokens.map { "/" + JSONPointer.escape($0) }.joined()
     }
 
     private func error(_ keyword: String, _ message: String) -> SchemaError {
@@ -44,6 +44,7 @@ struct KeywordCompiler {
             // Draft-07: "$ref" overrides every sibling keyword.
             common.append(try reference(ref, name: "$ref"))
             node.common = common
+            node.seal()
             return
         }
 
@@ -184,6 +185,7 @@ struct KeywordCompiler {
         node.string = stringKeywords
         node.number = numberKeywords
         node.unevaluated = unevaluated
+        node.seal()
         if common.isEmpty && objectKeywords.isEmpty && arrayKeywords.isEmpty && stringKeywords.isEmpty
             && numberKeywords.isEmpty && unevaluated.isEmpty {
             node.isAlwaysTrue = true

@@ -13,8 +13,16 @@ final class SchemaResource: @unchecked Sendable {
 /// A non-owning reference to a compiled schema: nodes are owned by their registry (which every `Schema`
 /// keeps alive), so the graph, cycles included, needs no reference counting while validating.
 struct NodeRef {
-    unowned(unsafe) let node: SchemaNode
-    init(_ node: SchemaNode) { self.node = node }
+    private let reference: Unmanaged<SchemaNode>
+    init(_ node: SchemaNode) { reference = Unmanaged.passUnretained(node) }
+
+    var node: SchemaNode { reference.takeUnretainedValue() }
+
+    /// Validates without retaining the node (the hot path).
+    @inline(__always)
+    func validate(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
+        reference._withUnsafeGuaranteedRef { $0.validate(instance, c, evaluated) }
+    }
 }
 
 /// One compiled schema (object or boolean): its keywords, sorted by the instance types they apply to so that a
@@ -40,6 +48,18 @@ final class SchemaNode: @unchecked Sendable {
         self.resource = resource
     }
 
+    /// The keywords again, as non-owning references in an immutable object, for the validation loop: reading
+    /// them costs no reference counting.
+    private var programOwner = KeywordProgram.empty
+    private var program = Unmanaged.passUnretained(KeywordProgram.empty)
+
+    /// Called once the keyword lists are final.
+    func seal() {
+        programOwner = KeywordProgram(common: common, object: object, array: array, string: string, number: number,
+                                      unevaluated: unevaluated)
+        program = Unmanaged.passUnretained(programOwner)
+    }
+
     /// Validates `instance`; `evaluated` (when a parent tracks annotations) receives the properties and items
     /// this schema evaluated, if it succeeds.
     func validate(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
@@ -51,38 +71,12 @@ final class SchemaNode: @unchecked Sendable {
             }
             return false
         }
-        var pushed = false
         if c.trackScope && c.scope.last !== resource {
             c.scope.append(resource)
-            pushed = true
+            defer { c.scope.removeLast() }
+            return program._withUnsafeGuaranteedRef { $0.run(instance, c, evaluated) }
         }
-        defer { if pushed { c.scope.removeLast() } }
-        let own = unevaluated.isEmpty ? evaluated : Evaluated()
-        var valid = true
-        for keyword in common where !keyword.validate(instance, c, own) {
-            valid = false
-            if !c.detailed { return false }
-        }
-        let specific: [Keyword]
-        switch instance.value {
-        case .object: specific = object
-        case .array: specific = array
-        case .string: specific = string
-        case .number: specific = number
-        default: specific = []
-        }
-        for keyword in specific where !keyword.validate(instance, c, own) {
-            valid = false
-            if !c.detailed { return false }
-        }
-        if !unevaluated.isEmpty {
-            for keyword in unevaluated where !keyword.validate(instance, c, own) {
-                valid = false
-                if !c.detailed { return false }
-            }
-            if valid, let evaluated, let own { evaluated.merge(own) }
-        }
-        return valid
+        return program._withUnsafeGuaranteedRef { $0.run(instance, c, evaluated) }
     }
 
     /// Every keyword, for analysis (best-branch selection, dynamic-scope detection).
@@ -90,6 +84,17 @@ final class SchemaNode: @unchecked Sendable {
 
     /// The subschemas this schema applies in place or to members/items.
     var children: [SchemaNode] { allKeywords.flatMap { $0.subschemas } }
+}
+
+/// A non-owning reference to a keyword (owned by its node's keyword lists).
+struct KeywordRef {
+    private let reference: Unmanaged<Keyword>
+    init(_ keyword: Keyword) { reference = Unmanaged.passUnretained(keyword) }
+
+    @inline(__always)
+    func validate(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
+        reference._withUnsafeGuaranteedRef { $0.validate(instance, c, evaluated) }
+    }
 }
 
 /// A compiled keyword (or a group of closely related keywords evaluated together, such as `properties`,
@@ -109,4 +114,57 @@ class Keyword {
     func validate(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool { true }
 
     var subschemas: [SchemaNode] { [] }
+}
+
+/// A node's keywords, sorted by the instance types they apply to, frozen for validation.
+final class KeywordProgram {
+    let common: [KeywordRef]
+    let object: [KeywordRef]
+    let array: [KeywordRef]
+    let string: [KeywordRef]
+    let number: [KeywordRef]
+    let unevaluated: [KeywordRef]
+    let tracksEvaluation: Bool
+
+    static let empty = KeywordProgram(common: [], object: [], array: [], string: [], number: [], unevaluated: [])
+
+    init(common: [Keyword], object: [Keyword], array: [Keyword], string: [Keyword], number: [Keyword], unevaluated: [Keyword]) {
+        self.common = common.map(KeywordRef.init)
+        self.object = object.map(KeywordRef.init)
+        self.array = array.map(KeywordRef.init)
+        self.string = string.map(KeywordRef.init)
+        self.number = number.map(KeywordRef.init)
+        self.unevaluated = unevaluated.map(KeywordRef.init)
+        tracksEvaluation = !unevaluated.isEmpty
+    }
+
+    @inline(__always)
+    func run(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
+        let own = tracksEvaluation ? Evaluated() : evaluated
+        var valid = true
+        if !Self.run(common, instance, c, own, &valid) { return false }
+        switch instance.value {
+        case .object: if !Self.run(object, instance, c, own, &valid) { return false }
+        case .array: if !Self.run(array, instance, c, own, &valid) { return false }
+        case .string: if !Self.run(string, instance, c, own, &valid) { return false }
+        case .number: if !Self.run(number, instance, c, own, &valid) { return false }
+        default: break
+        }
+        if tracksEvaluation {
+            if !Self.run(unevaluated, instance, c, own, &valid) { return false }
+            if valid, let evaluated, let own { evaluated.merge(own) }
+        }
+        return valid
+    }
+
+    /// Runs `keywords`; false when validation should stop (fast mode and a failure), `valid` cleared on failure.
+    @inline(__always)
+    private static func run(_ keywords: [KeywordRef], _ instance: JSONNode, _ c: ValidationContext, _ own: Evaluated?,
+                            _ valid: inout Bool) -> Bool {
+        for i in 0..<keywords.count where !keywords[i].validate(instance, c, own) {
+            valid = false
+            if !c.detailed { return false }
+        }
+        return true
+    }
 }

@@ -18,7 +18,7 @@ final class RefKeyword: Keyword {
                      found: "a reference cycle", message: "The schema refers to itself without end at \(location).")
             return false
         }
-        return target.node.validate(instance, c, evaluated)
+        return target.validate(instance, c, evaluated)
     }
 }
 
@@ -65,7 +65,7 @@ final class AllOfKeyword: Keyword {
 
     override func validate(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
         var valid = true
-        for branch in branches where !branch.node.validate(instance, c, evaluated) {
+        for branch in branches where !branch.validate(instance, c, evaluated) {
             valid = false
             if !c.detailed { return false }
         }
@@ -84,7 +84,7 @@ final class NotKeyword: Keyword {
     override var subschemas: [SchemaNode] { [node.node] }
 
     override func validate(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
-        let matched = c.quietly { node.node.validate(instance, c, nil) }
+        let matched = c.quietly { node.validate(instance, c, nil) }
         if !matched { return true }
         if c.detailed {
             var what = "the schema at \(node.node.location)"
@@ -118,12 +118,12 @@ final class ConditionalKeyword: Keyword {
 
     override func validate(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
         let conditionEvaluated = evaluated == nil ? nil : Evaluated()
-        let holds = c.quietly { condition.node.validate(instance, c, conditionEvaluated) }
+        let holds = c.quietly { condition.validate(instance, c, conditionEvaluated) }
         if holds {
             if let evaluated, let conditionEvaluated { evaluated.merge(conditionEvaluated) }
-            return then?.node.validate(instance, c, evaluated) ?? true
+            return then?.validate(instance, c, evaluated) ?? true
         }
-        return otherwise?.node.validate(instance, c, evaluated) ?? true
+        return otherwise?.validate(instance, c, evaluated) ?? true
     }
 }
 
@@ -144,7 +144,7 @@ final class AlternativesKeyword: Keyword {
         if !exactlyOne && evaluated == nil {
             // anyOf without annotation tracking: the first match decides.
             let any = c.quietly { () -> Bool in
-                for branch in branches where branch.node.validate(instance, c, nil) { return true }
+                for branch in branches where branch.validate(instance, c, nil) { return true }
                 return false
             }
             if any { return true }
@@ -155,7 +155,7 @@ final class AlternativesKeyword: Keyword {
         c.quietly {
             for (index, branch) in branches.enumerated() {
                 let branchEvaluated = evaluated == nil ? nil : Evaluated()
-                if branch.node.validate(instance, c, branchEvaluated) {
+                if branch.validate(instance, c, branchEvaluated) {
                     matched.append(index)
                     if let evaluated, let branchEvaluated { evaluated.merge(branchEvaluated) }
                     if exactlyOne && matched.count > 1 && evaluated == nil { break }

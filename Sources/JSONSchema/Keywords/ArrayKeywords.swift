@@ -38,16 +38,20 @@ final class ItemsKeyword: Keyword {
                      extra: .index(allowed))
         }
         let limit = rest == nil || rest!.node.isAlwaysFalse ? min(prefix.count, count) : count
-        for index in 0..<limit {
-            let node = index < prefix.count ? prefix[index].node : rest!.node
-            let pushed = c.enter(.index(index))
-            let ok = node.validate(elements[index], c, nil)
-            c.leave(pushed)
-            if !ok {
-                valid = false
-                if !c.detailed { return false }
+        let completed = elements.withUnsafeBufferPointer { buffer -> Bool in
+            for index in 0..<limit {
+                let ref = index < prefix.count ? prefix[index] : rest!
+                let pushed = c.enter(.index(index))
+                let ok = ref.validate(buffer[index], c, nil)
+                c.leave(pushed)
+                if !ok {
+                    valid = false
+                    if !c.detailed { return false }
+                }
             }
+            return true
         }
+        if !completed { return false }
         if let evaluated {
             if rest != nil { evaluated.markAllItems() } else { evaluated.markItems(upTo: prefix.count, of: count) }
         }
@@ -77,7 +81,7 @@ final class ContainsKeyword: Keyword {
         let mustCountAll = maximum != nil || (evaluated != nil && annotates)
         var matches = 0
         c.quietly {
-            for (index, element) in elements.enumerated() where node.node.validate(element, c, nil) {
+            for (index, element) in elements.enumerated() where node.validate(element, c, nil) {
                 matches += 1
                 if annotates { evaluated?.markItem(index, of: elements.count) }
                 if !mustCountAll && matches >= minimum { break }
@@ -192,7 +196,7 @@ final class UnevaluatedItemsKeyword: Keyword {
                 continue
             }
             let pushed = c.enter(.index(index))
-            let ok = node.node.validate(element, c, nil)
+            let ok = node.validate(element, c, nil)
             c.leave(pushed)
             if !ok {
                 valid = false

@@ -108,7 +108,7 @@ final class EnumKeyword: Keyword {
             if let stringSet {
                 guard stringSet.contains(s) else { return false }
             }
-            for candidate in strings where candidate.utf8.elementsEqual(s.utf8) { return true }
+            for candidate in strings where candidate == s && candidate.utf8.count == s.utf8.count { return true }
             return false
         }
         for candidate in values where JSONEquality.equal(candidate, value) { return true }
@@ -143,7 +143,7 @@ final class ConstKeyword: Keyword {
 
     override func validate(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
         if case .string(let a) = value, case .string(let b) = instance.value {
-            if a.utf8.elementsEqual(b.utf8) { return true }
+            if a == b && a.utf8.count == b.utf8.count { return true }
         } else if JSONEquality.equal(value, instance.value) {
             return true
         }

@@ -43,10 +43,31 @@ enum BestBranch {
         }
         var results: [(index: Int, violations: [SchemaViolation])] = []
         for index in candidates {
-            let (_, found) = c.collecting { keyword.branches[index].node.validate(instance, c, nil) }
+            let (_, found) = c.collecting { keyword.branches[index].validate(instance, c, nil) }
             results.append((index, found))
         }
         let here = c.pointer
+        // Alternatives that each require a property the instance lacks: one violation naming them all.
+        if results.count > 1, results.allSatisfy({ result in
+            !result.violations.isEmpty && result.violations.allSatisfy { $0.instancePointer == here && $0.keyword == "required" }
+        }) {
+            var names: [String] = []
+            for index in candidates {
+                for keyword in keyword.branches[index].node.object {
+                    guard let required = keyword as? RequiredKeyword else { continue }
+                    let missing = required.names.filter { name in !(instance.object.map { RequiredKeyword.has($0, name) } ?? false) }
+                    let phrase = Describe.alternatives(missing.map { "'\($0)'" }).replacingOccurrences(of: " or ", with: " and ")
+                    if !phrase.isEmpty && !names.contains(phrase) { names.append(phrase) }
+                }
+            }
+            if !names.isEmpty {
+                let expected = (keyword.exactlyOne ? "exactly one of " : "one of ") + Describe.alternatives(names)
+                c.report(keyword: keyword.name, location: keyword.location, offset: instance.offset, expected: expected,
+                         found: "none of them",
+                         message: "\(c.subject) must have \(expected) — it has none of them.")
+                return
+            }
+        }
         let simple: Set<String> = ["type", "const", "enum"]
         if results.count > 1, results.allSatisfy({ result in
             !result.violations.isEmpty && result.violations.allSatisfy { $0.instancePointer == here && simple.contains($0.keyword) }
@@ -114,7 +135,7 @@ enum BestBranch {
         for keyword in node.object {
             guard let members = keyword as? MembersKeyword else { continue }
             for name in members.declared {
-                if let child = members.properties[name]?.node, let values = fixedValues(of: child, depth: 0) { table[name] = values }
+                if let child = members.node(for: name), let values = fixedValues(of: child, depth: 0) { table[name] = values }
             }
         }
         if depth < 3 {

@@ -6,9 +6,10 @@ import WebMap
 
 /// `properties`, `patternProperties` and `additionalProperties` of one schema.
 final class MembersKeyword: Keyword {
-    let properties: [String: NodeRef]
-    /// Declared property names, in schema order (for "did you mean").
+    /// Declared property names and their schemas, in schema order.
     let declared: [String]
+    let nodes: [NodeRef]
+    let index: KeyIndex
     let patterns: [(regex: ECMARegex, node: NodeRef)]
     let additional: NodeRef?
     let propertiesLocation: String
@@ -18,10 +19,9 @@ final class MembersKeyword: Keyword {
 
     init(properties: [(String, SchemaNode)], patterns: [(ECMARegex, SchemaNode)], additional: SchemaNode?,
          propertiesLocation: String, patternPropertiesLocation: String, additionalLocation: String) {
-        var map: [String: NodeRef] = [:]
-        for (name, node) in properties { map[name] = NodeRef(node) }
-        self.properties = map
         declared = properties.map(\.0)
+        nodes = properties.map { NodeRef($0.1) }
+        index = KeyIndex(declared)
         self.patterns = patterns.map { ($0.0, NodeRef($0.1)) }
         self.additional = additional.map(NodeRef.init)
         self.propertiesLocation = propertiesLocation
@@ -32,22 +32,28 @@ final class MembersKeyword: Keyword {
                    location: propertiesLocation)
     }
 
-    override var subschemas: [SchemaNode] {
-        declared.compactMap { properties[$0]?.node } + patterns.map(\.node.node) + (additional.map { [$0.node] } ?? [])
+    /// The schema of declared property `key`.
+    func node(for key: String) -> SchemaNode? {
+        index.find(key).map { nodes[$0].node }
     }
+
+    override var subschemas: [SchemaNode] { nodes.map(\.node) + patterns.map(\.node.node) + (additional.map { [$0.node] } ?? []) }
 
     override func validate(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
         guard case .object(let object) = instance.value else { return true }
+        if patterns.isEmpty && additional == nil && evaluated == nil && !c.deduplicate && declared.count <= 8 {
+            return validateDeclared(object, c)
+        }
         let members = c.members(object)
         let count = members.count
         var valid = true
         for index in 0..<count {
             let member = members[index]
             var matched = false
-            if let ref = properties[member.key] {
+            if let found = self.index.find(member.key) {
                 matched = true
                 let pushed = c.enter(.key(member.key))
-                let ok = ref.node.validate(member.value, c, nil)
+                let ok = nodes[found].validate(member.value, c, nil)
                 c.leave(pushed)
                 if !ok {
                     valid = false
@@ -58,7 +64,7 @@ final class MembersKeyword: Keyword {
                 for (regex, ref) in patterns where regex.matches(member.key) {
                     matched = true
                     let pushed = c.enter(.key(member.key))
-                    let ok = ref.node.validate(member.value, c, nil)
+                    let ok = ref.validate(member.value, c, nil)
                     c.leave(pushed)
                     if !ok {
                         valid = false
@@ -74,7 +80,7 @@ final class MembersKeyword: Keyword {
                     reportNotAllowed(member, object: object, c)
                 } else {
                     let pushed = c.enter(.key(member.key))
-                    let ok = additional.node.validate(member.value, c, nil)
+                    let ok = additional.validate(member.value, c, nil)
                     c.leave(pushed)
                     if !ok {
                         valid = false
@@ -85,6 +91,28 @@ final class MembersKeyword: Keyword {
             if matched, let evaluated { evaluated.markProperty(index, of: count) }
         }
         return valid
+    }
+
+    /// Few declared properties and nothing else: look each one up in the object (a short scan of small-string
+    /// comparisons) rather than every member up in the schema.
+    private func validateDeclared(_ object: JSONObject, _ c: ValidationContext) -> Bool {
+        object.members.withUnsafeBufferPointer { members in
+            var valid = true
+            for i in 0..<declared.count {
+                let key = declared[i]
+                var j = members.count - 1
+                while j >= 0 && members[j].key != key { j -= 1 }
+                if j < 0 { continue }
+                let pushed = c.enter(.key(key))
+                let ok = nodes[i].validate(members[j].value, c, nil)
+                c.leave(pushed)
+                if !ok {
+                    valid = false
+                    if !c.detailed { return false }
+                }
+            }
+            return valid
+        }
     }
 
     private func reportNotAllowed(_ member: JSONMember, object: JSONObject, _ c: ValidationContext) {
@@ -171,7 +199,7 @@ final class DependentSchemasKeyword: Keyword {
         guard case .object(let object) = instance.value else { return true }
         var valid = true
         for (trigger, ref) in dependencies where RequiredKeyword.has(object, trigger) {
-            if !ref.node.validate(instance, c, evaluated) {
+            if !ref.validate(instance, c, evaluated) {
                 valid = false
                 if !c.detailed { return false }
             }
@@ -195,7 +223,7 @@ final class PropertyNamesKeyword: Keyword {
         var valid = true
         for member in object.members {
             let pushed = c.enter(.key(member.key))
-            let ok = node.node.validate(JSONNode(.string(member.key), offset: member.keyOffset), c, nil)
+            let ok = node.validate(JSONNode(.string(member.key), offset: member.keyOffset), c, nil)
             c.leave(pushed)
             if !ok {
                 valid = false
@@ -264,7 +292,7 @@ final class UnevaluatedPropertiesKeyword: Keyword {
                 continue
             }
             let pushed = c.enter(.key(member.key))
-            let ok = node.node.validate(member.value, c, nil)
+            let ok = node.validate(member.value, c, nil)
             c.leave(pushed)
             if !ok {
                 valid = false
@@ -273,5 +301,40 @@ final class UnevaluatedPropertiesKeyword: Keyword {
         }
         if valid { evaluated?.markAllProperties() }
         return valid
+    }
+}
+
+/// Finds a key among a fixed set of strings without hashing it: a bucket by length and first and last bytes,
+/// then an exact comparison. Cheaper than `Dictionary<String, _>` for the short keys JSON objects have.
+struct KeyIndex {
+    private let keys: [String]
+    private let buckets: [[Int32]]
+    private let mask: Int
+
+    init(_ keys: [String]) {
+        self.keys = keys
+        var size = 8
+        while size < keys.count * 2 { size *= 2 }
+        mask = size - 1
+        var buckets = [[Int32]](repeating: [], count: size)
+        for (i, key) in keys.enumerated() { buckets[Self.hash(key) & (size - 1)].append(Int32(i)) }
+        self.buckets = buckets
+    }
+
+    @inline(__always)
+    static func hash(_ key: String) -> Int {
+        let utf8 = key.utf8
+        let count = utf8.count
+        guard count > 0 else { return 0 }
+        let first = Int(utf8[utf8.startIndex])
+        let last = Int(utf8[utf8.index(before: utf8.endIndex)])
+        return count &* 31 &+ first &* 7 &+ last &* 131
+    }
+
+    @inline(__always)
+    func find(_ key: String) -> Int? {
+        if keys.isEmpty { return nil }
+        for i in buckets[Self.hash(key) & mask] where keys[Int(i)] == key { return Int(i) }
+        return nil
     }
 }
