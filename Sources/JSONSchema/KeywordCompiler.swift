@@ -58,6 +58,15 @@ struct KeywordCompiler {
             if let value = object["const"] { common.append(ConstKeyword(value: value.value, location: location("const"))) }
             for name in ["minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"] {
                 guard let value = object[name] else { continue }
+                if dialect.isDraft4 {
+                    // Draft-04: a boolean exclusiveMinimum / exclusiveMaximum makes minimum / maximum strict.
+                    if value.bool != nil { continue }
+                    let exclusive = name == "minimum" ? "exclusiveMinimum" : (name == "maximum" ? "exclusiveMaximum" : nil)
+                    if let exclusive, object[exclusive]?.bool == true, case .number(let limit) = value.value {
+                        numberKeywords.append(BoundKeyword(name: exclusive, limit: limit, location: location(exclusive)))
+                        continue
+                    }
+                }
                 guard case .number(let limit) = value.value else {
                     // Draft-04's boolean exclusiveMinimum/Maximum are not supported: say so rather than ignore.
                     throw error(name, "must be a number")

@@ -8,6 +8,9 @@ struct Dialect: Hashable {
     var applicator = true
     var unevaluated = true
 
+    /// Draft-04 (read with draft-07 semantics): `id` instead of `$id`, boolean `exclusiveMinimum` / `exclusiveMaximum`.
+    var isDraft4 = false
+
     init(draft: SchemaDraft) { self.draft = draft }
 
     var isDraft7: Bool { draft == .draft7 }
@@ -145,10 +148,10 @@ public final class SchemaRegistry: @unchecked Sendable {
             document.locations[key] = info
             return
         }
-        let id = object["$id"]?.string
-        if isDocumentRoot || id != nil, let metaSchema = object["$schema"]?.string {
+        if isDocumentRoot || object["$id"] != nil || object["id"] != nil, let metaSchema = object["$schema"]?.string {
             info.dialect = dialect(forMetaSchema: metaSchema, depth: 0)
         }
+        let id = object["$id"]?.string ?? (info.dialect.isDraft4 ? object["id"]?.string : nil)
         if info.dialect.isDraft7 && object["$ref"] != nil {
             // Draft-07: "$ref" makes every sibling keyword, "$id" included, be ignored.
             document.locations[key] = info
@@ -212,7 +215,11 @@ public final class SchemaRegistry: @unchecked Sendable {
 
     /// The dialect a `$schema` URI selects: a known draft, or a custom meta-schema's draft and `$vocabulary`.
     private func dialect(forMetaSchema uri: String, depth: Int) -> Dialect {
-        if let draft = SchemaDraft(metaSchemaURI: uri) { return Dialect(draft: draft) }
+        if let draft = SchemaDraft(metaSchemaURI: uri) {
+            var dialect = Dialect(draft: draft)
+            dialect.isDraft4 = uri.contains("draft-04")
+            return dialect
+        }
         var dialect = Dialect(draft: defaultDraft)
         guard depth < 4, let (document, pointer) = try? resolveLocked(URIReference(uri).withoutFragment),
               let root = JSONPointer(pointer).resolve(in: document.root), let object = root.object else { return dialect }

@@ -119,7 +119,13 @@ enum BestBranch {
             expected = "one of " + Describe.list(pieces)
         }
         let subject = extra.map { ValidationContext.subject(of: c.path + [$0]) } ?? c.subject
-        let found = Describe.found(value.value)
+        var found = Describe.found(value.value)
+        if allowed.isEmpty {
+            switch value.value {
+            case .string, .number, .bool: found = Describe.typeName(value.value) + " " + Describe.quoted(value.value)
+            default: found = Describe.typeName(value.value)
+            }
+        }
         var message = "\(subject) must be \(expected) — found \(found)."
         if case .string(let s) = value.value {
             let strings = allowed.compactMap { if case .string(let v) = $0 { return v } else { return nil } }
