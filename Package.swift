@@ -29,6 +29,7 @@ let package = Package(
             ]
         ),
         // libFuzzer harness over parse + lint; built only by Benchmarks/fuzz.sh with -sanitize=fuzzer.
+        // Validation-only throughput for Benchmarks/schema-throughput.sh.
         .executableTarget(name: "SchemaBench", dependencies: ["WebMap", "JSONSchema"]),
         .executableTarget(name: "FuzzLint", dependencies: ["WebMap", "Rules"]),
         .testTarget(name: "WebMapTests", dependencies: ["WebMap"]),

@@ -18,6 +18,13 @@ struct NodeRef {
 
     var node: SchemaNode { reference.takeUnretainedValue() }
 
+    /// True when the target schema accepts `value` by its type alone (see `SchemaNode.typeMask`).
+    @inline(__always)
+    func acceptsByType(_ value: JSONValue) -> Bool {
+        let mask = reference._withUnsafeGuaranteedRef { $0.typeMask }
+        return mask != 0 && TypeSet(rawValue: mask).allows(value)
+    }
+
     /// Validates without retaining the node (the hot path).
     @inline(__always)
     func validate(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
@@ -31,6 +38,11 @@ final class SchemaNode: @unchecked Sendable {
     /// `true` / `false` schemas (and an empty object, which is `true`).
     var isAlwaysTrue = false
     var isAlwaysFalse = false
+    /// When the schema is only a `type` keyword: the allowed types (a valid value needs nothing else).
+    private(set) var onlyTypes: UInt8 = 0
+    /// When the schema is only a `$ref` (to a schema that is not itself a chain of references back here): the
+    /// schema it stands for, validated directly.
+    private var forward: Unmanaged<SchemaNode>?
     /// Absolute location: resource URI and JSON Pointer fragment.
     let location: String
     unowned(unsafe) var resource: SchemaResource
@@ -53,8 +65,31 @@ final class SchemaNode: @unchecked Sendable {
     private var programOwner = KeywordProgram.empty
     private var program = Unmanaged.passUnretained(KeywordProgram.empty)
 
+    /// True when `instance` passes by its type alone (the node is only a `type` keyword); false means "validate".
+    @inline(__always)
+    var typeMask: UInt8 { onlyTypes }
+
+    /// Called once every node of a compilation exists: a node that is only a `$ref` forwards to its target.
+    func linkForward() {
+        guard common.count == 1, object.isEmpty, array.isEmpty, string.isEmpty, number.isEmpty, unevaluated.isEmpty,
+              let ref = common[0] as? RefKeyword, ref.name == "$ref", let first = ref.target?.node else { return }
+        var target = first
+        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(self)]
+        while target.common.count == 1, target.object.isEmpty, target.array.isEmpty, target.string.isEmpty,
+              target.number.isEmpty, target.unevaluated.isEmpty, let next = (target.common[0] as? RefKeyword)?.target?.node {
+            guard seen.insert(ObjectIdentifier(target)).inserted else { return }
+            target = next
+        }
+        guard !seen.contains(ObjectIdentifier(target)) else { return }
+        forward = Unmanaged.passUnretained(target)
+    }
+
     /// Called once the keyword lists are final.
     func seal() {
+        if common.count == 1, object.isEmpty, array.isEmpty, string.isEmpty, number.isEmpty, unevaluated.isEmpty,
+           let type = common[0] as? TypeKeyword {
+            onlyTypes = type.types.rawValue
+        }
         programOwner = KeywordProgram(common: common, object: object, array: array, string: string, number: number,
                                       unevaluated: unevaluated)
         program = Unmanaged.passUnretained(programOwner)
@@ -63,6 +98,10 @@ final class SchemaNode: @unchecked Sendable {
     /// Validates `instance`; `evaluated` (when a parent tracks annotations) receives the properties and items
     /// this schema evaluated, if it succeeds.
     func validate(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
+        if onlyTypes != 0 && TypeSet(rawValue: onlyTypes).allows(instance.value) { return true }
+        if let forward, !c.trackScope {
+            return forward._withUnsafeGuaranteedRef { $0.validate(instance, c, evaluated) }
+        }
         if isAlwaysTrue { return true }
         if isAlwaysFalse {
             if c.detailed {

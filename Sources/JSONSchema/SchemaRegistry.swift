@@ -64,6 +64,8 @@ public final class SchemaRegistry: @unchecked Sendable {
     private var resourceObjects: [String: SchemaResource] = [:]
     private var resourcesAwaitingAnchors: [SchemaResource] = []
     private var anonymousCount = 0
+    /// Nodes compiled by the current `compileLocked` (finished together once every target exists).
+    private var newNodes: [SchemaNode] = []
 
     public init(loader: (any SchemaLoader)? = nil, defaultDraft: SchemaDraft = .draft2020_12) {
         self.loader = loader
@@ -305,6 +307,8 @@ public final class SchemaRegistry: @unchecked Sendable {
                 resource.dynamicAnchors[name] = NodeRef(try node(resourceDocument, anchorPointer))
             }
         }
+        for created in newNodes { created.linkForward() }
+        newNodes.removeAll()
         return root
     }
 
@@ -338,6 +342,7 @@ public final class SchemaRegistry: @unchecked Sendable {
         let relative = Array(pointer.dropFirst(min(info.resourcePointer.count, pointer.count)))
         let node = SchemaNode(location: info.resource + "#" + Self.pointerKey(relative), resource: resourceObject(info.resource))
         nodes[key] = node
+        newNodes.append(node)
         var compiler = KeywordCompiler(registry: self, document: document, pointer: pointer, info: info, node: node)
         try compiler.compile(json)
         return node

@@ -41,6 +41,7 @@ final class ItemsKeyword: Keyword {
         let completed = elements.withUnsafeBufferPointer { buffer -> Bool in
             for index in 0..<limit {
                 let ref = index < prefix.count ? prefix[index] : rest!
+                if ref.acceptsByType(buffer[index].value) { continue }
                 let pushed = c.enter(.index(index))
                 let ok = ref.validate(buffer[index], c, nil)
                 c.leave(pushed)

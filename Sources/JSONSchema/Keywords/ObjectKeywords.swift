@@ -101,8 +101,9 @@ final class MembersKeyword: Keyword {
             for i in 0..<declared.count {
                 let key = declared[i]
                 var j = members.count - 1
-                while j >= 0 && members[j].key != key { j -= 1 }
-                if j < 0 { continue }
+                let length = key.utf8.count
+                while j >= 0 && !(members[j].key.utf8.count == length && members[j].key == key) { j -= 1 }
+                if j < 0 || nodes[i].acceptsByType(members[j].value.value) { continue }
                 let pushed = c.enter(.key(key))
                 let ok = nodes[i].validate(members[j].value, c, nil)
                 c.leave(pushed)
@@ -139,8 +140,11 @@ final class RequiredKeyword: Keyword {
 
     @inline(__always)
     static func has(_ object: JSONObject, _ key: String) -> Bool {
-        for member in object.members where member.key == key { return true }
-        return false
+        let length = key.utf8.count
+        return object.members.withUnsafeBufferPointer { members in
+            for i in 0..<members.count where members[i].key.utf8.count == length && members[i].key == key { return true }
+            return false
+        }
     }
 
     override func validate(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
