@@ -28,9 +28,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // libFuzzer harness over parse + lint; built only by Benchmarks/fuzz.sh with -sanitize=fuzzer.
         // Validation-only throughput for Benchmarks/schema-throughput.sh.
         .executableTarget(name: "SchemaBench", dependencies: ["WebMap", "JSONSchema"]),
+        // libFuzzer harness over parse + lint (Benchmarks/fuzz.sh builds it with -sanitize=fuzzer -D FUZZING);
+        // the plain build is a driver that replays inputs: `swift run FuzzLint FILE...`.
         .executableTarget(name: "FuzzLint", dependencies: ["WebMap", "Rules"]),
         .testTarget(name: "WebMapTests", dependencies: ["WebMap"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "WebMap"]),

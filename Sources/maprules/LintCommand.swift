@@ -123,8 +123,9 @@ struct LintCommand: ParsableCommand {
             }
             options.commandLineRules[parts[0]] = setting
         }
-        let commandLine = RuleConfiguration(rules: options.commandLineRules)
-        try commandLine.validate(knownIds: RuleCatalog.allIds, file: "--rule")
+        if !options.commandLineRules.isEmpty {
+            try RuleConfiguration(rules: options.commandLineRules).validate(knownIds: RuleCatalog.allIds, file: "--rule")
+        }
         for entry in variables {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty else { throw CommandFailure("--var \(entry): expected NAME=VALUE") }

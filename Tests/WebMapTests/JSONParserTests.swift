@@ -103,6 +103,20 @@ import WebMap
         #expect(parsed.elidedArrays.values.first == 2)
     }
 
+    @Test func elidedArraysAreStillChecked() throws {
+        var options = JSONParser.Options()
+        options.elisionThreshold = 0
+        let duplicate = try JSONParser.parse(SourceText(string: #"{"fs": {"features": [{"a": 1}, {"b": 1, "c": {"d": 1}, "b": 2}]}}"#), options: options)
+        #expect(duplicate.duplicateKeys.map(\.pointer.description) == ["/fs/features/1/b"])
+        #expect(duplicate.duplicateKeys.first?.key == "b")
+        let many = (0..<50).map { "\"k\($0)\": 1" }.joined(separator: ",")
+        let large = try JSONParser.parse(SourceText(string: "{\"features\": [{\(many), \"k7\": 2}]}"), options: options)
+        #expect(large.duplicateKeys.map(\.key) == ["k7"])
+        let bytes = Array(#"{"features": [{"a": ""#.utf8) + [0xFF] + Array(#""}]}"#.utf8)
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(SourceText(bytes: bytes), options: options) }
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(SourceText(string: #"{"features": [{"a" 1}]}"#), options: options) }
+    }
+
     @Test func pointersEscapeAndResolve() throws {
         let pointer = JSONPointer.root / "a/b" / "m~n" / 0
         #expect(pointer.description == "/a~1b/m~0n/0")

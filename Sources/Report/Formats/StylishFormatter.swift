@@ -67,7 +67,8 @@ enum StylishFormatter {
         let lineWidth = rows.map(\.line.count).max() ?? 0
         let columnWidth = rows.map(\.column.count).max() ?? 0
         let severityWidth = rows.map(\.severity.rawValue.count).max() ?? 0
-        let messageWidth = rows.map(\.message.count).max() ?? 0
+        // Messages are whole sentences: aligning rule IDs after the longest would push them off screen.
+        let messageWidth = rows.allSatisfy { $0.message.count <= 60 } ? (rows.map(\.message.count).max() ?? 0) : 0
 
         var out = TextSanitizing.visibleControlCharacters(file.path).underline + "\n"
         for row in rows {

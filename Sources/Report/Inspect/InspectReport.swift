@@ -105,7 +105,8 @@ public struct InspectReport: Codable, Sendable {
             out += "  metadata: \(layer.metadataSource?.rawValue ?? "not found")\n"
             out += "  pop-up: \(layer.popupEnabled ? "enabled" : "disabled")\(layer.identifyOrder.map { ", identify order \($0)" } ?? "")\n"
             if layer.kind != "table" {
-                out += "  add features: " + (layer.addFeature.eligible ? "yes" : "no (" + layer.addFeature.failed.joined(separator: ", ") + ")") + "\n"
+                let reasons = layer.addFeature.failed.map { AddFeatureCondition(rawValue: $0)?.failureText ?? $0 }
+                out += "  add features: " + (layer.addFeature.eligible ? "yes" : "no: " + reasons.joined(separator: "; ")) + "\n"
             }
             if !layer.displayFields.isEmpty { out += "  display fields: \(layer.displayFields.joined(separator: ", "))\n" }
             if !layer.editableFields.isEmpty {

@@ -13,6 +13,9 @@ public struct LayerBehavior: Sendable {
         self.layer = layer
         self.resolved = resolved
         self.popup = layer.popupInfo
+        // Computed once: every rule asks for these.
+        capabilities = resolved.map { EditCapabilities($0.metadata.capabilities) } ?? .none
+        displayFields = Self.displayFields(popup: popup, table: resolved?.metadata)
     }
 
     public var table: LayerMetadata? { resolved?.metadata }
@@ -27,11 +30,13 @@ public struct LayerBehavior: Sendable {
     public var needsMetadata: Bool { layer.isFeatureLayerKind && !layer.isGroup }
 
     /// Editing capabilities of the feature table (none when unknown).
-    public var capabilities: EditCapabilities { table.map { EditCapabilities($0.capabilities) } ?? .none }
+    public let capabilities: EditCapabilities
 
     /// Visible `fieldInfos` naming a real field (or an `expression/...`), in order. Without metadata, every
     /// visible field name counts (nothing can be checked against the service).
-    public var displayFields: [DisplayField] {
+    public let displayFields: [DisplayField]
+
+    private static func displayFields(popup: PopupInfo?, table: LayerMetadata?) -> [DisplayField] {
         guard let popup else { return [] }
         return popup.fieldInfos.compactMap { info in
             guard info.visible, let name = info.fieldName, !info.isRelationshipField else { return nil }

@@ -17,6 +17,8 @@ public final class LintContext {
     public internal(set) var placeholders: [TemplatePlaceholder] = []
     let configuration: RuleConfiguration
     public private(set) var diagnostics: [Diagnostic] = []
+    /// Values derived once per file and shared by several rules (see `MapContext.shared`).
+    var sharedValues: [ObjectIdentifier: Any] = [:]
 
     init(path: String, source: SourceText, parseError: JSONParseError?, parsed: ParsedJSON?, isExplicit: Bool,
          configuration: RuleConfiguration) {
@@ -54,6 +56,16 @@ public struct MapContext {
     public let lint: LintContext
     public let document: WebMapDocument
     public let behavior: MapBehavior
+
+    /// A value several rules derive from the map, computed by the first rule that asks and shared with the
+    /// others for this file (`T` identifies it: give each shared value its own type).
+    public func shared<T>(_ type: T.Type = T.self, _ make: () -> T) -> T {
+        let key = ObjectIdentifier(type)
+        if let value = lint.sharedValues[key] as? T { return value }
+        let value = make()
+        lint.sharedValues[key] = value
+        return value
+    }
 
     /// Reports a finding about the value at `pointer` inside the document (its node is looked up for the
     /// position; a pointer to a missing member falls back to the nearest existing parent).

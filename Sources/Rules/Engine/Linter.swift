@@ -43,6 +43,14 @@ public final class Linter: @unchecked Sendable {
     private var snapshotCache: [String: ServicesSnapshot?] = [:]
     private var configurationCache: [String: RuleConfiguration] = [:]
 
+    /// No rule reads individual features of inline feature sets: their arrays are checked (syntax,
+    /// encoding, depth, repeated keys) and counted, never kept, whatever the file's size.
+    static let parseOptions: JSONParser.Options = {
+        var options = JSONParser.Options()
+        options.elisionThreshold = 0
+        return options
+    }()
+
     /// Set by `analyze`: keep each file's document and behavior for the caller.
     private var keepAnalyses = false
 
@@ -60,7 +68,7 @@ public final class Linter: @unchecked Sendable {
         let parsed: ParsedJSON?
         let parseError: JSONParseError?
         do {
-            parsed = try JSONParser.parse(text)
+            parsed = try JSONParser.parse(text, options: Self.parseOptions)
             parseError = nil
         } catch {
             parsed = nil
@@ -73,7 +81,9 @@ public final class Linter: @unchecked Sendable {
         if let parsed {
             var variables = configuration.variables
             variables.merge(options.variables) { _, new in new }
-            let (root, placeholders) = TemplatePlaceholders.substitute(parsed.root, variables: variables)
+            // Most maps hold no placeholder at all: skip the walk when the bytes have no "{{".
+            let (root, placeholders) = text.containsDoubleOpeningBrace
+                ? TemplatePlaceholders.substitute(parsed.root, variables: variables) : (parsed.root, [])
             var document = WebMapDocument(root: root, source: text)
             if document != nil {
                 kind = "webmap"
@@ -163,12 +173,21 @@ public final class Linter: @unchecked Sendable {
     private func resolver(forMap path: String, isPopup: Bool) throws -> MetadataResolver {
         var snapshots: [ServicesSnapshot] = []
         if options.useDefaultSnapshots && !isPopup {
-            for candidate in ServicesSnapshot.defaultPaths(forMap: path) {
+            for candidate in defaultSnapshotPaths(forMap: path) {
                 if let snapshot = try cachedSnapshot(candidate) { snapshots.append(snapshot) }
             }
         }
         snapshots += options.snapshots
         return MetadataResolver(snapshots: snapshots, fetcher: options.fetcher)
+    }
+
+    /// `<map>.services.json` and `services.json` beside the map, without Foundation's URL for every file.
+    private func defaultSnapshotPaths(forMap path: String) -> [String] {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let file = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let base = file.hasSuffix(".json") ? String(file.dropLast(5)) : file
+        return [folder + base + ".services.json", folder + "services.json"]
     }
 
     private func cachedSnapshot(_ path: String) throws -> ServicesSnapshot? {

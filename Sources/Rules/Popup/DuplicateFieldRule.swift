@@ -23,7 +23,7 @@ public enum DuplicateFieldRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for subject in context.behavior.popupSubjects {
+        for subject in PopupSubject.all(in: context) {
             var first: [String: PopupFieldInfo] = [:]
             for info in subject.popup.fieldInfos {
                 guard let name = info.fieldName else { continue }

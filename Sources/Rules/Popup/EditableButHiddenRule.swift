@@ -36,7 +36,7 @@ public enum EditableButHiddenRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for flag in EditableFlag.all(in: context.behavior) where flag.problem == .hidden {
+        for flag in EditableFlag.all(in: context) where flag.problem == .hidden {
             context.report(self, pointer: flag.pointer, message:
                 "Pop-up of \(flag.subject.name) marks field \(flag.field.displayName) editable but hides it "
                 + "(`visible: false`), so it is never offered for editing. Set `visible` to true, or `isEditable` to false.",

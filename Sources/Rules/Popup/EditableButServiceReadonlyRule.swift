@@ -30,7 +30,7 @@ public enum EditableButServiceReadonlyRule: MapRule {
         """)])
 
     public static func check(_ context: MapContext) {
-        for flag in EditableFlag.all(in: context.behavior) where flag.problem == .serviceReadOnly {
+        for flag in EditableFlag.all(in: context) where flag.problem == .serviceReadOnly {
             context.report(self, pointer: flag.pointer, message:
                 "Pop-up of \(flag.subject.name) marks field \(flag.field.displayName) editable, but the service "
                 + "marks it `editable: false`, so no one can ever edit it. Set `isEditable` to false, or make the "

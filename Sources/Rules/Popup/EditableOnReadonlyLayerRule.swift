@@ -23,7 +23,7 @@ public enum EditableOnReadonlyLayerRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for flag in EditableFlag.all(in: context.behavior) where flag.problem == .readOnlyLayer {
+        for flag in EditableFlag.all(in: context) where flag.problem == .readOnlyLayer {
             let layer = flag.subject.layer
             let capabilities = layer.table?.capabilities.description ?? ""
             let overridden = layer.layer.layerDefinition?["capabilities"]?.string != nil

@@ -22,7 +22,7 @@ public enum EditableReadonlyTypeRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for flag in EditableFlag.all(in: context.behavior) where flag.problem == .readOnlyType {
+        for flag in EditableFlag.all(in: context) where flag.problem == .readOnlyType {
             context.report(self, pointer: flag.pointer, message:
                 "Pop-up of \(flag.subject.name) marks field \(flag.field.displayName) editable, but "
                 + "\(flag.field.type.shortName) fields are always read-only in the app. Set `isEditable` to false "

@@ -25,7 +25,7 @@ public enum EditableUnsupportedTypeRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for flag in EditableFlag.all(in: context.behavior) where flag.problem == .unsupportedType {
+        for flag in EditableFlag.all(in: context) where flag.problem == .unsupportedType {
             context.report(self, pointer: flag.pointer, message:
                 "Pop-up of \(flag.subject.name) marks field \(flag.field.displayName) editable, but its type "
                 + "\(flag.field.type.shortName) has no editor in the app (it shows an empty cell). Set `isEditable` "

@@ -30,7 +30,7 @@ public enum EmptyCodedDomainRule: MapRule {
 
     public static func check(_ context: MapContext) {
         var reported: Set<String> = []
-        for flag in EditableFlag.all(in: context.behavior) where flag.field.editable {
+        for flag in EditableFlag.all(in: context) where flag.field.editable {
             guard case .codedValue(let domainName, let values)? = flag.field.domain, values.isEmpty,
                   reported.insert("\(flag.subject.popup.pointer)|\(flag.field.name.lowercased())").inserted else { continue }
             let domain = domainName.map { "'\($0)' " } ?? ""

@@ -22,7 +22,7 @@ public enum EmptyTitleRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for subject in context.behavior.popupSubjects {
+        for subject in PopupSubject.all(in: context) {
             let node = subject.popup.titleNode
             // A title of another type is schema/invalid's concern.
             guard node == nil || node?.isNull == true || node?.string?.allSatisfy(\.isWhitespace) == true else { continue }

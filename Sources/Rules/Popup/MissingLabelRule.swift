@@ -25,7 +25,7 @@ public enum MissingLabelRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for subject in context.behavior.popupSubjects {
+        for subject in PopupSubject.all(in: context) {
             let titles = Dictionary(subject.popup.expressionInfos.compactMap { info in
                 info.name.map { ($0, info.node["title"]?.string ?? "") }
             }, uniquingKeysWith: { first, _ in first })

@@ -28,7 +28,7 @@ public enum NoDisplayFieldsRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for subject in context.behavior.popupSubjects {
+        for subject in PopupSubject.all(in: context) {
             let layer = subject.layer
             guard layer.isPopupEnabled, layer.table != nil, layer.displayFields.isEmpty else { continue }
             let infos = subject.popup.fieldInfos

@@ -34,7 +34,7 @@ public enum NotFieldListRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for subject in context.behavior.popupSubjects {
+        for subject in PopupSubject.all(in: context) {
             let popup = subject.popup
             let elements = popup.popupElements
             if !elements.isEmpty {

@@ -22,12 +22,14 @@ struct PopupSubject {
     }
 }
 
-extension MapBehavior {
-    /// Every pop-up the popup/ rules check, in map order.
-    var popupSubjects: [PopupSubject] {
-        layers.compactMap { layer in
-            guard layer.needsMetadata, let popup = layer.popup else { return nil }
-            return PopupSubject(layer: layer, popup: popup)
+extension PopupSubject {
+    /// Every pop-up the popup/ rules check, in map order (derived once per file).
+    static func all(in context: MapContext) -> [PopupSubject] {
+        context.shared([PopupSubject].self) {
+            context.behavior.layers.compactMap { layer in
+                guard layer.needsMetadata, let popup = layer.popup else { return nil }
+                return PopupSubject(layer: layer, popup: popup)
+            }
         }
     }
 }
@@ -101,8 +103,12 @@ struct EditableFlag {
     }
 
     /// Every `isEditable: true` flag of the map's service-backed pop-ups, in document order.
-    static func all(in behavior: MapBehavior) -> [EditableFlag] {
-        behavior.popupSubjects.flatMap { subject -> [EditableFlag] in
+    static func all(in context: MapContext) -> [EditableFlag] {
+        context.shared([EditableFlag].self) { compute(in: context) }
+    }
+
+    private static func compute(in context: MapContext) -> [EditableFlag] {
+        PopupSubject.all(in: context).flatMap { subject -> [EditableFlag] in
             guard subject.layer.isServiceBacked, subject.layer.table != nil else { return [] }
             return subject.popup.fieldInfos.compactMap { info in
                 guard info.isEditable, let field = subject.field(of: info) else { return nil }

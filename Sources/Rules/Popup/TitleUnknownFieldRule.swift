@@ -26,7 +26,7 @@ public enum TitleUnknownFieldRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for subject in context.behavior.popupSubjects {
+        for subject in PopupSubject.all(in: context) {
             guard let table = subject.layer.table, let title = subject.popup.title else { continue }
             var seen: Set<String> = []
             for name in PopupPlaceholders.names(in: title) {

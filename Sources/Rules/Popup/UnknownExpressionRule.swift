@@ -27,7 +27,7 @@ public enum UnknownExpressionRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for subject in context.behavior.popupSubjects {
+        for subject in PopupSubject.all(in: context) {
             let popup = subject.popup
             let defined = popup.expressionInfos.compactMap(\.name)
             func check(_ name: String, pointer: JSONPointer, where place: String) {

@@ -39,7 +39,7 @@ public enum CompositeUnselectableRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for finding in RelationshipFinding.all(in: context.behavior) {
+        for finding in RelationshipFinding.all(in: context) {
             guard finding.isInMap, finding.isCompositeManyToOne, !finding.use.isUsed else { continue }
             let problem: String
             let remedy: String

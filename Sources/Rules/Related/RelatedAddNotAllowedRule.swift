@@ -30,7 +30,7 @@ public enum RelatedAddNotAllowedRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for finding in RelationshipFinding.all(in: context.behavior) {
+        for finding in RelationshipFinding.all(in: context) {
             guard finding.isInMap, finding.use.kind == .oneToMany, finding.use.isUsed,
                   let related = finding.related, let table = related.table, !related.capabilities.canAdd else { continue }
             let capabilities = table.capabilities.names.isEmpty ? "no capabilities" : "capabilities '\(table.capabilities.description)'"

@@ -32,7 +32,7 @@ public enum RelatedTableMissingRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for finding in RelationshipFinding.all(in: context.behavior) {
+        for finding in RelationshipFinding.all(in: context) {
             guard finding.isInMap, finding.use.kind != .ignored, finding.use.relatedIndex == nil,
                   !finding.isCompositeManyToOne, !finding.mapHasUnreadableURLs else { continue }
             context.report(self, pointer: finding.pointer, message:

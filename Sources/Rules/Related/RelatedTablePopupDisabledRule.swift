@@ -27,7 +27,7 @@ public enum RelatedTablePopupDisabledRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for finding in RelationshipFinding.all(in: context.behavior) {
+        for finding in RelationshipFinding.all(in: context) {
             guard finding.isInMap, finding.use.kind != .ignored, let related = finding.related, !related.isPopupEnabled,
                   !finding.isCompositeManyToOne else { continue }
             let name = related.layer.title.map { "'\($0)'" } ?? "the related table"

@@ -11,9 +11,12 @@ struct RelationshipFinding {
     /// tables whose metadata is known (`relationships(of:)` answers none for the others). A layer whose
     /// pop-up is never shown never shows its related records either, so its relationships cannot mislead
     /// anyone in the app.
-    static func all(in map: MapBehavior) -> [RelationshipFinding] {
-        map.layers.filter(\.isPopupEnabled).flatMap { layer in
-            map.relationships(of: layer).map { RelationshipFinding(map: map, layer: layer, use: $0) }
+    static func all(in context: MapContext) -> [RelationshipFinding] {
+        context.shared([RelationshipFinding].self) {
+            let map = context.behavior
+            return map.layers.filter(\.isPopupEnabled).flatMap { layer in
+                map.relationships(of: layer).map { RelationshipFinding(map: map, layer: layer, use: $0) }
+            }
         }
     }
 

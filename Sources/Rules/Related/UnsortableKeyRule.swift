@@ -41,7 +41,7 @@ public enum UnsortableKeyRule: MapRule {
     public static func check(_ context: MapContext) {
         var order: [Int] = []
         var shownBy: [Int: [RelationshipFinding]] = [:]
-        for finding in RelationshipFinding.all(in: context.behavior) {
+        for finding in RelationshipFinding.all(in: context) {
             guard finding.isInMap, finding.use.kind == .oneToMany, finding.use.isUsed,
                   let index = finding.use.relatedIndex else { continue }
             if shownBy[index] == nil { order.append(index) }

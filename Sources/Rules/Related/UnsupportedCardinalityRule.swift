@@ -28,7 +28,7 @@ public enum UnsupportedCardinalityRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for finding in RelationshipFinding.all(in: context.behavior) {
+        for finding in RelationshipFinding.all(in: context) {
             let cardinality: String
             switch finding.relationship.cardinality {
             case .oneToOne?: cardinality = "one-to-one"

@@ -59,8 +59,11 @@ public struct JSONParser {
     }
 }
 
+/// Where the parser is, kept as offsets and indexes (no strings): the pointer is rebuilt only when a
+/// repeated key needs one.
 private enum PathComponent {
-    case key(String)
+    /// The member whose key's opening quote is at this offset.
+    case key(offset: Int)
     case index(Int)
 }
 
@@ -82,10 +85,13 @@ private struct Parser {
         self.elide = buffer.count > options.elisionThreshold && !options.elideLargeArraysNamed.isEmpty
     }
 
-    var pointer: JSONPointer {
+    /// The pointer of the current position, re-reading each key from its offset.
+    func currentPointer() -> JSONPointer {
         JSONPointer(path.map { component -> String in
             switch component {
-            case .key(let k): return k
+            case .key(let offset):
+                var reader = Parser(buffer: buffer, start: offset, options: options)
+                return (try? reader.parseString(keep: true)) ?? ""
             case .index(let i): return String(i)
             }
         })
@@ -169,11 +175,96 @@ private struct Parser {
         }
     }
 
+    /// Raw byte ranges of the keys of the objects being skipped, innermost last (shared scratch space, so
+    /// skipping allocates nothing per object).
+    var skippedKeys: [Range<Int>] = []
+
+    /// Checks an object that is not kept: syntax, encoding, depth and repeated keys, with no allocation.
+    mutating func skipObject() throws(JSONParseError) {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        let base = skippedKeys.count
+        defer { skippedKeys.removeSubrange(base...) }
+        var large: Set<String>?
+        skipWhitespace()
+        if index < buffer.count && buffer[index] == UInt8(ascii: "}") {
+            index += 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            guard index < buffer.count else { throw fail("unexpected end of file inside an object: expected a key") }
+            guard buffer[index] == UInt8(ascii: "\"") else {
+                throw fail("unexpected \(describe(at: index)): expected a key in double quotes")
+            }
+            let keyOffset = index
+            _ = try parseString(keep: false)
+            let keyRange = (keyOffset + 1)..<(index - 1)
+            skipWhitespace()
+            guard index < buffer.count, buffer[index] == UInt8(ascii: ":") else {
+                throw fail("unexpected \(describe(at: index)) after a key: expected ':'")
+            }
+            index += 1
+            skipWhitespace()
+            var repeated = false
+            if let set = large {
+                repeated = set.contains(keyText(keyRange))
+                large!.insert(keyText(keyRange))
+            } else {
+                for other in skippedKeys[base...] where sameBytes(other, keyRange) { repeated = true; break }
+                if skippedKeys.count - base >= 32 {
+                    large = Set(skippedKeys[base...].map(keyText))
+                    large!.insert(keyText(keyRange))
+                }
+            }
+            skippedKeys.append(keyRange)
+            path.append(.key(offset: keyOffset))
+            if repeated {
+                duplicates.append(DuplicateKey(key: keyText(keyRange), pointer: currentPointer(), offset: keyOffset))
+            }
+            try skipValue()
+            path.removeLast()
+            skipWhitespace()
+            guard index < buffer.count else { throw fail("unexpected end of file inside an object: expected ',' or '}'") }
+            if buffer[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if buffer[index] == UInt8(ascii: "}") {
+                index += 1
+                return
+            }
+            throw fail("unexpected \(describe(at: index)) in an object: expected ',' or '}'")
+        }
+    }
+
+    /// Checks a value that is not kept.
+    mutating func skipValue() throws(JSONParseError) {
+        guard index < buffer.count else { throw fail("unexpected end of file: expected a value") }
+        if buffer[index] == UInt8(ascii: "{") { try skipObject() } else { _ = try parseValue(keep: false) }
+    }
+
+    func sameBytes(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        guard a.count == b.count else { return false }
+        return memcmp(buffer.baseAddress! + a.lowerBound, buffer.baseAddress! + b.lowerBound, a.count) == 0
+    }
+
+    /// A key's text as written (escapes left as they are: enough to tell keys apart and to name one).
+    func keyText(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
+    }
+
     mutating func parseObject(keep: Bool) throws(JSONParseError) -> JSONValue {
+        if !keep {
+            try skipObject()
+            return .null
+        }
         try enter()
         defer { depth -= 1 }
         index += 1
         var members: [JSONMember] = []
+        members.reserveCapacity(8)
         var seen: Set<String>? = nil
         skipWhitespace()
         if index < buffer.count && buffer[index] == UInt8(ascii: "}") {
@@ -203,21 +294,20 @@ private struct Parser {
                 repeated = !seen!.insert(key).inserted
             }
             if seen != nil && members.count < 12 { seen!.insert(key) }
-            path.append(.key(key))
-            if repeated { duplicates.append(DuplicateKey(key: key, pointer: pointer, offset: keyOffset)) }
+            path.append(.key(offset: keyOffset))
+            if repeated { duplicates.append(DuplicateKey(key: key, pointer: currentPointer(), offset: keyOffset)) }
             let value: JSONNode
-            if elide && keep && options.elideLargeArraysNamed.contains(key),
+            if elide && options.elideLargeArraysNamed.contains(key),
                index < buffer.count, buffer[index] == UInt8(ascii: "[") {
                 let start = index
                 let count = try countArray()
-                elided[pointer] = count
+                elided[currentPointer()] = count
                 value = JSONNode(.array([]), offset: start)
             } else {
                 value = try parseValue(keep: keep)
             }
             path.removeLast()
-            if keep { members.append(JSONMember(key: key, keyOffset: keyOffset, value: value)) }
-            else if members.count < 12 { members.append(JSONMember(key: key, keyOffset: keyOffset, value: JSONNode(.null))) }
+            members.append(JSONMember(key: key, keyOffset: keyOffset, value: value))
             skipWhitespace()
             guard index < buffer.count else { throw fail("unexpected end of file inside an object: expected ',' or '}'") }
             if buffer[index] == UInt8(ascii: ",") {
@@ -226,7 +316,7 @@ private struct Parser {
             }
             if buffer[index] == UInt8(ascii: "}") {
                 index += 1
-                return keep ? .object(JSONObject(members)) : .null
+                return .object(JSONObject(members))
             }
             throw fail("unexpected \(describe(at: index)) in an object: expected ',' or '}'")
         }
@@ -285,7 +375,13 @@ private struct Parser {
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
                 index += 1
-                if !keep { return "" }
+                if !keep {
+                    // Not kept, but still checked: a skipped string must be UTF-8 like any other.
+                    if !ascii && !Self.isValidUTF8(slice) {
+                        throw fail("the string is not valid UTF-8", at: firstInvalidUTF8(from: start, to: index - 1), kind: .encoding)
+                    }
+                    return ""
+                }
                 if ascii { return String(decoding: slice, as: UTF8.self) }
                 guard let s = String(validating: slice, as: UTF8.self) else {
                     throw fail("the string is not valid UTF-8", at: firstInvalidUTF8(from: start, to: index - 1), kind: .encoding)
@@ -300,6 +396,19 @@ private struct Parser {
             index += 1
         }
         throw fail("unterminated string: no closing '\"'", at: quote)
+    }
+
+    /// Validates UTF-8 without building a string.
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var iterator = bytes.makeIterator()
+        var decoder = Unicode.UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 
     func firstInvalidUTF8(from start: Int, to end: Int) -> Int {
@@ -322,7 +431,12 @@ private struct Parser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                if !keep { return "" }
+                if !keep {
+                    if !bytes.withUnsafeBufferPointer(Self.isValidUTF8) {
+                        throw fail("the string is not valid UTF-8", at: start, kind: .encoding)
+                    }
+                    return ""
+                }
                 guard let s = String(validating: bytes, as: UTF8.self) else {
                     throw fail("the string is not valid UTF-8", at: start, kind: .encoding)
                 }

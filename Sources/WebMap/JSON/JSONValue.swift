@@ -58,20 +58,43 @@ public enum JSONValue: Sendable {
 }
 
 /// A JSON number: its value as a Double, and as an Int when it was written as an integer that fits.
+/// Stored in 9 bytes (an Int or a Double, and which), which keeps every tree node small.
 public struct JSONNumber: Sendable, Equatable {
-    public var double: Double
-    public var int: Int?
-    /// True when the source text had no fraction and no exponent.
-    public var isInteger: Bool
-
-    public init(double: Double, int: Int?, isInteger: Bool) {
-        self.double = double
-        self.int = int
-        self.isInteger = isInteger
+    private enum Storage: Sendable, Equatable {
+        case int(Int)
+        /// A number with a fraction or exponent, or an integer too large for Int.
+        case double(Double, isInteger: Bool)
     }
 
-    public init(_ int: Int) { self.init(double: Double(int), int: int, isInteger: true) }
-    public init(_ double: Double) { self.init(double: double, int: nil, isInteger: false) }
+    private var storage: Storage
+
+    public init(double: Double, int: Int?, isInteger: Bool) {
+        if let int, isInteger { storage = .int(int) } else { storage = .double(double, isInteger: isInteger) }
+    }
+
+    public init(_ int: Int) { storage = .int(int) }
+    public init(_ double: Double) { storage = .double(double, isInteger: false) }
+
+    public var double: Double {
+        switch storage {
+        case .int(let i): return Double(i)
+        case .double(let d, _): return d
+        }
+    }
+
+    /// The value as an Int, when it was written as an integer that fits one.
+    public var int: Int? {
+        if case .int(let i) = storage { return i }
+        return nil
+    }
+
+    /// True when the source text had no fraction and no exponent.
+    public var isInteger: Bool {
+        switch storage {
+        case .int: return true
+        case .double(_, let isInteger): return isInteger
+        }
+    }
 }
 
 /// One `"key": value` pair of an object, with the offset of the key's opening quote.

@@ -34,6 +34,21 @@ public final class SourceText: @unchecked Sendable {
         contentStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     }
 
+    /// True when the bytes contain "{{" anywhere (a cheap test before looking for template placeholders).
+    public var containsDoubleOpeningBrace: Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, buffer.count > 1 else { return false }
+            // memchr to each "{", then a look at the next byte.
+            var offset = 0
+            while offset < buffer.count - 1, let found = memchr(base + offset, 0x7B, buffer.count - 1 - offset) {
+                let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if base[at + 1] == 0x7B { return true }
+                offset = at + 1
+            }
+            return false
+        }
+    }
+
     public convenience init(string: String) { self.init(bytes: Array(string.utf8)) }
 
     private func lineIndex() -> [Int] {

@@ -26,32 +26,53 @@ public enum TemplatePlaceholders {
         scan(text, variables: [:]).names
     }
 
+    /// One pass over the tree; returns nil when nothing below `node` changed, so untouched branches are
+    /// shared rather than copied.
     private static func substitute(_ node: JSONNode, pointer: JSONPointer, variables: [String: String],
                                    unresolved: inout [TemplatePlaceholder]) -> JSONNode {
+        visit(node, pointer: pointer, variables: variables, unresolved: &unresolved) ?? node
+    }
+
+    private static func visit(_ node: JSONNode, pointer: JSONPointer, variables: [String: String],
+                              unresolved: inout [TemplatePlaceholder]) -> JSONNode? {
         switch node.value {
         case .string(let text):
-            guard text.contains("{{") else { return node }
-            let (output, names, missing) = scan(text, variables: variables)
-            _ = names
+            guard hasOpeningBraces(text) else { return nil }
+            let (output, _, missing) = scan(text, variables: variables)
             for name in missing { unresolved.append(TemplatePlaceholder(name: name, pointer: pointer, offset: node.offset)) }
-            return JSONNode(.string(output), offset: node.offset)
+            return output == text ? nil : JSONNode(.string(output), offset: node.offset)
         case .array(let elements):
-            var copy = elements
-            var changed = false
-            for i in copy.indices where copy[i].containsBraces {
-                copy[i] = substitute(copy[i], pointer: pointer / i, variables: variables, unresolved: &unresolved)
-                changed = true
+            var copy: [JSONNode]?
+            for i in elements.indices {
+                if let changed = visit(elements[i], pointer: pointer / i, variables: variables, unresolved: &unresolved) {
+                    if copy == nil { copy = elements }
+                    copy![i] = changed
+                }
             }
-            return changed ? JSONNode(.array(copy), offset: node.offset) : node
-        case .object(var object):
-            for i in object.members.indices where object.members[i].value.containsBraces {
-                object.members[i].value = substitute(object.members[i].value, pointer: pointer / object.members[i].key,
-                                                     variables: variables, unresolved: &unresolved)
+            return copy.map { JSONNode(.array($0), offset: node.offset) }
+        case .object(let object):
+            var copy: JSONObject?
+            for i in object.members.indices {
+                let member = object.members[i]
+                if let changed = visit(member.value, pointer: pointer / member.key, variables: variables, unresolved: &unresolved) {
+                    if copy == nil { copy = object }
+                    copy!.members[i].value = changed
+                }
             }
-            return JSONNode(.object(object), offset: node.offset)
+            return copy.map { JSONNode(.object($0), offset: node.offset) }
         default:
-            return node
+            return nil
         }
+    }
+
+    /// A byte scan for "{{" (Foundation's `contains` is far slower on the hot path).
+    private static func hasOpeningBraces(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "{") && previous == UInt8(ascii: "{") { return true }
+            previous = byte
+        }
+        return false
     }
 
     /// Returns the text with known placeholders replaced, all names, and the unknown names.
@@ -78,17 +99,5 @@ public enum TemplatePlaceholders {
         }
         output += rest
         return (output, names, missing)
-    }
-}
-
-private extension JSONNode {
-    /// Cheap pre-check so that substitution copies only the branches that hold a placeholder.
-    var containsBraces: Bool {
-        switch value {
-        case .string(let s): return s.contains("{{")
-        case .array(let a): return a.contains { $0.containsBraces }
-        case .object(let o): return o.members.contains { $0.value.containsBraces }
-        default: return false
-        }
     }
 }

@@ -6,6 +6,16 @@ public struct PopupInfo: Sendable {
     public init(node: JSONNode, pointer: JSONPointer) {
         self.node = node
         self.pointer = pointer
+        // Read once: every pop-up rule walks these lists.
+        fieldInfos = (node["fieldInfos"]?.array ?? []).enumerated().compactMap { index, entry in
+            entry.object == nil ? nil : PopupFieldInfo(node: entry, pointer: pointer / "fieldInfos" / index)
+        }
+        popupElements = (node["popupElements"]?.array ?? []).enumerated().compactMap { index, entry in
+            entry.object == nil ? nil : PopupElement(node: entry, pointer: pointer / "popupElements" / index)
+        }
+        expressionInfos = (node["expressionInfos"]?.array ?? []).enumerated().compactMap { index, entry in
+            entry.object == nil ? nil : ExpressionInfo(node: entry, pointer: pointer / "expressionInfos" / index)
+        }
     }
 
     public var title: String? { node["title"]?.string }
@@ -14,23 +24,9 @@ public struct PopupInfo: Sendable {
     public var showAttachments: Bool? { node["showAttachments"]?.bool }
     public var relatedRecordsInfo: JSONNode? { node["relatedRecordsInfo"] }
 
-    public var fieldInfos: [PopupFieldInfo] {
-        (node["fieldInfos"]?.array ?? []).enumerated().compactMap { index, entry in
-            entry.object == nil ? nil : PopupFieldInfo(node: entry, pointer: pointer / "fieldInfos" / index)
-        }
-    }
-
-    public var popupElements: [PopupElement] {
-        (node["popupElements"]?.array ?? []).enumerated().compactMap { index, entry in
-            entry.object == nil ? nil : PopupElement(node: entry, pointer: pointer / "popupElements" / index)
-        }
-    }
-
-    public var expressionInfos: [ExpressionInfo] {
-        (node["expressionInfos"]?.array ?? []).enumerated().compactMap { index, entry in
-            entry.object == nil ? nil : ExpressionInfo(node: entry, pointer: pointer / "expressionInfos" / index)
-        }
-    }
+    public let fieldInfos: [PopupFieldInfo]
+    public let popupElements: [PopupElement]
+    public let expressionInfos: [ExpressionInfo]
 
     /// True when the pop-up shows attachments: `showAttachments` or an `attachments` element.
     public var showsAttachments: Bool {

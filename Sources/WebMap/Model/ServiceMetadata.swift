@@ -136,13 +136,16 @@ public struct FieldDefinition: Sendable {
 
 /// The comma-separated `capabilities` string, compared case-insensitively.
 public struct Capabilities: Sendable, Equatable {
-    public var names: [String]
+    public private(set) var names: [String]
+    /// The names in lower case, for look-ups.
+    private var lowercased: Set<String>
 
     public init(_ text: String?) {
         names = (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        lowercased = Set(names.map { $0.lowercased() })
     }
 
-    public func contains(_ name: String) -> Bool { names.contains { $0.caseInsensitiveCompare(name) == .orderedSame } }
+    public func contains(_ name: String) -> Bool { lowercased.contains(name.lowercased()) }
 
     public var description: String { names.joined(separator: ",") }
 }
@@ -199,7 +202,7 @@ public struct LayerMetadata: Sendable {
     /// "Feature Layer" or "Table".
     public var type: String?
     public var geometryType: GeometryType?
-    public var fields: [FieldDefinition]
+    public private(set) var fields: [FieldDefinition]
     public var objectIdField: String?
     public var globalIdField: String?
     public var displayField: String?
@@ -210,6 +213,8 @@ public struct LayerMetadata: Sendable {
     public var maxScale: Double
     public var editFieldsInfo: EditFieldsInfo?
     public var maxRecordCount: Int?
+    /// Field positions by lower-case name, for case-insensitive look-ups.
+    private var fieldIndex: [String: Int] = [:]
 
     public init(_ node: JSONNode) {
         self.node = node
@@ -232,14 +237,15 @@ public struct LayerMetadata: Sendable {
                 editDateField: info["editDateField"]?.string, editorField: info["editorField"]?.string)
         }
         maxRecordCount = node["maxRecordCount"]?.integer
+        for (index, field) in fields.enumerated().reversed() { fieldIndex[field.name.lowercased()] = index }
     }
 
     /// The field named `name`, compared case-insensitively as the services do.
     public func field(named name: String) -> FieldDefinition? {
-        if let field = fields.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) { return field }
+        if let index = fieldIndex[name.lowercased()] { return fields[index] }
         // A qualified name ("owner.table.Field") names the field after its last period.
         guard let last = name.split(separator: ".").last, last.count < name.count else { return nil }
-        return fields.first { $0.name.caseInsensitiveCompare(last) == .orderedSame }
+        return fieldIndex[last.lowercased()].map { fields[$0] }
     }
 
     /// True for a table (no geometry) as opposed to a feature layer.

@@ -4,6 +4,7 @@ import Foundation
 public enum ServiceURL {
     /// Scheme and host lower case, no query string or fragment, no trailing slash.
     public static func normalize(_ url: String) -> String {
+        if isNormalized(url) { return url }
         var text = url.trimmingCharacters(in: .whitespaces)
         if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<cut]) }
         while text.hasSuffix("/") { text.removeLast() }
@@ -14,19 +15,48 @@ public enum ServiceURL {
         return scheme + "://" + rest[..<hostEnd].lowercased() + rest[hostEnd...]
     }
 
+    /// The common case, checked byte by byte: no surrounding space, no query or fragment, no trailing
+    /// slash, and a lower-case scheme and host.
+    private static func isNormalized(_ url: String) -> Bool {
+        let bytes = url.utf8
+        guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20, last != UInt8(ascii: "/") else { return false }
+        var slashes = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte == 0x09 { return false }
+            if byte == UInt8(ascii: "/") { slashes += 1 }
+            // Scheme and host end at the third slash; nothing upper case before it.
+            if slashes < 3 && byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { return false }
+        }
+        return true
+    }
+
     /// True for `http(s)://host/.../FeatureServer/<n>` or `.../MapServer/<n>` (query string allowed).
     public static func isLayerURL(_ url: String) -> Bool { layerComponents(url) != nil }
 
-    /// Splits a layer URL into its service URL and layer id.
+    /// Splits a layer URL into its service URL (normalised) and layer id. Reads the normalised URL from its
+    /// end, byte by byte: this runs for every layer of every map.
     public static func layerComponents(_ url: String) -> (service: String, layerId: Int)? {
         let text = normalize(url)
-        let lower = text.lowercased()
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return nil }
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count >= 5, let id = Int(parts[parts.count - 1]), id >= 0,
-              ["featureserver", "mapserver"].contains(parts[parts.count - 2].lowercased()),
-              !parts[2].isEmpty else { return nil }
-        return (parts.dropLast().joined(separator: "/"), id)
+        let bytes = Array(text.utf8)
+        func lower(_ b: UInt8) -> UInt8 { b >= 65 && b <= 90 ? b + 32 : b }
+        guard bytes.count > 8 else { return nil }
+        let scheme = bytes.prefix(8).map(lower)
+        let schemeLength: Int
+        if scheme.starts(with: Array("https://".utf8)) { schemeLength = 8 } else if scheme.starts(with: Array("http://".utf8)) { schemeLength = 7 } else { return nil }
+        // Layer id: the digits after the last slash.
+        guard let lastSlash = bytes.lastIndex(of: UInt8(ascii: "/")), lastSlash > schemeLength, lastSlash + 1 < bytes.count else { return nil }
+        var id = 0
+        for b in bytes[(lastSlash + 1)...] {
+            guard b >= 48 && b <= 57, id < Int.max / 10 - 10 else { return nil }
+            id = id * 10 + Int(b - 48)
+        }
+        // Service type: the segment before it.
+        guard let typeSlash = bytes[..<lastSlash].lastIndex(of: UInt8(ascii: "/")), typeSlash > schemeLength else { return nil }
+        let type = bytes[(typeSlash + 1)..<lastSlash].map(lower)
+        guard type == Array("featureserver".utf8) || type == Array("mapserver".utf8) else { return nil }
+        // A host before the service path.
+        guard let hostEnd = bytes[schemeLength...].firstIndex(of: UInt8(ascii: "/")), hostEnd > schemeLength, hostEnd <= typeSlash else { return nil }
+        return (String(decoding: bytes[..<lastSlash], as: UTF8.self), id)
     }
 
     /// True when the URL carries a secret: a `token=` or an API key parameter.

@@ -16,6 +16,8 @@ public struct ServicesSnapshot: Sendable {
             entries[ServiceURL.normalize(member.key)] = member.value
         }
         self.entries = entries
+        layers = entries.mapValues(LayerMetadata.init)
+        roots = entries.filter { $0.value["layers"] != nil || $0.value["tables"] != nil }.mapValues(ServiceRootMetadata.init)
     }
 
     /// Reads and parses a snapshot file.
@@ -34,13 +36,18 @@ public struct ServicesSnapshot: Sendable {
         }
     }
 
+    /// Layer metadata read once per snapshot, not once per map that uses it.
+    private var layers: [String: LayerMetadata] = [:]
+
     public func layer(url: String) -> LayerMetadata? {
-        entries[ServiceURL.normalize(url)].map(LayerMetadata.init)
+        layers[ServiceURL.normalize(url)]
     }
 
     public func serviceRoot(url: String) -> ServiceRootMetadata? {
-        entries[ServiceURL.normalize(url)].map(ServiceRootMetadata.init)
+        roots[ServiceURL.normalize(url)]
     }
+
+    private var roots: [String: ServiceRootMetadata] = [:]
 
     /// The default snapshot files for a map: `<map>.services.json`, then `services.json` in its folder.
     public static func defaultPaths(forMap mapPath: String) -> [String] {

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// `--fetch` and `maprules snapshot` against a feature service on loopback: a few lines of Python serve
+/// static metadata files (`<path>.json` for `<path>?f=json`) on a port chosen by the OS.
+@Suite(.serialized) struct FetchTests {
+    static let server = """
+        import http.server, os
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                path = os.path.join(os.getcwd(), self.path.split("?")[0].strip("/") + ".json")
+                body = open(path, "rb").read() if os.path.isfile(path) else b'{"error": {"code": 400, "message": "Invalid URL", "details": []}}'
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            def log_message(self, *args):
+                pass
+        server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        print("port", server.server_port, flush=True)
+        server.serve_forever()
+        """
+
+    /// Starts the metadata server in `root`; returns the process and its port.
+    func startServer(root: URL) throws -> (Process, Int)? {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || FileManager.default.fileExists(atPath: "/usr/local/bin/python3") else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-u", "-c", Self.server]
+        process.currentDirectoryURL = root
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        for _ in 0..<50 {
+            text += String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+            if let range = text.range(of: #"port (\d+)"#, options: .regularExpression),
+               let port = Int(text[range].dropFirst(5)) { return (process, port) }
+        }
+        process.terminate()
+        return nil
+    }
+
+    @Test func snapshotAndFetchReadTheLiveService() throws {
+        let root = try CLI.temporaryDirectory()
+        let service = root.appendingPathComponent("arcgis/rest/services/Trees/FeatureServer")
+        try FileManager.default.createDirectory(at: service, withIntermediateDirectories: true)
+        let snapshot = try String(contentsOf: CLI.packageRoot.appendingPathComponent("Samples/Broken/popup--unknown-field.services.json"), encoding: .utf8)
+        let layer = try #require((try CLI.json(snapshot) as? [String: Any])?.values.first)
+        try JSONSerialization.data(withJSONObject: layer).write(to: service.appendingPathComponent("0.json"))
+        try Data(#"{"currentVersion": 11.1, "layers": [{"id": 0, "name": "Trees"}], "tables": []}"#.utf8)
+            .write(to: service.deletingLastPathComponent().appendingPathComponent("FeatureServer.json"))
+        guard let (server, port) = try startServer(root: root) else {
+            Issue.record("could not start python3 -m http.server")
+            return
+        }
+        defer { server.terminate() }
+        let map = try String(contentsOf: CLI.packageRoot.appendingPathComponent("Samples/Broken/popup--unknown-field.json"), encoding: .utf8)
+            .replacingOccurrences(of: "https://example.com", with: "http://127.0.0.1:\(port)")
+        let work = try CLI.temporaryDirectory()
+        try map.write(to: work.appendingPathComponent("map.json"), atomically: true, encoding: .utf8)
+
+        let offline = try CLI.run(["lint", "map.json", "--format", "json"], in: work)
+        #expect(offline.stdout.contains("map/unresolved-layer"))
+
+        let live = try CLI.run(["lint", "map.json", "--format", "json", "--fetch"], in: work)
+        #expect(live.exitCode == 1, "\(live.stderr)")
+        #expect(live.stdout.contains("\"metadataSource\" : \"live\"") || live.stdout.contains("\"metadataSource\": \"live\""), "\(live.stdout)")
+        #expect(live.stdout.contains("popup/unknown-field"))
+        #expect(!live.stdout.contains("map/unresolved-layer"))
+
+        let written = try CLI.run(["snapshot", "map.json", "--output", "map.services.json"], in: work)
+        #expect(written.exitCode == 0, "\(written.stdout)\(written.stderr)")
+        let saved = try #require(CLI.json(String(contentsOf: work.appendingPathComponent("map.services.json"), encoding: .utf8)) as? [String: Any])
+        #expect(saved.keys.contains("http://127.0.0.1:\(port)/arcgis/rest/services/Trees/FeatureServer/0"))
+        #expect(saved.keys.contains("http://127.0.0.1:\(port)/arcgis/rest/services/Trees/FeatureServer"))
+        server.terminate()
+        // With the snapshot beside the map, the same result offline.
+        let fromSnapshot = try CLI.run(["lint", "map.json", "--format", "json"], in: work)
+        #expect(fromSnapshot.stdout.contains("popup/unknown-field"))
+        #expect(!fromSnapshot.stdout.contains("map/unresolved-layer"))
+    }
+}
