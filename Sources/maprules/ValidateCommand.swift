@@ -16,9 +16,10 @@ struct ValidateCommand: ParsableCommand {
             Exit codes: 0 every file is valid, 1 violations found, 2 the schema or a file could not be used.
 
             Examples:
-              maprules validate --schema webmap Samples/TreesOfPortland/TreesOfPortland.json
-              maprules validate --schema services-snapshot Samples/TreesOfPortland/TreesOfPortland.services.json
-              maprules validate --schema my.schema.json data/ --ref-dir schemas/ --format sarif
+              maprules validate --schema webmap maps/trees.json
+              maprules validate --schema services-snapshot maps/*.services.json
+              maprules validate --schema my.schema.json data/ --ref-dir schemas/
+              maprules validate --schema webmap maps/ --format sarif --output schema.sarif
               cat map.json | maprules validate --schema webmap -
             """)
 
