@@ -26,7 +26,7 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A schema file, or a shipped schema name.", valueName: "SCHEMA"))
     var schema: String
 
-    @Argument(help: "JSON files, directories (every *.json below them), or - for standard input.")
+    @Argument(help: "JSON files, directories (every *.json below them; snapshots only with --schema services-snapshot), or - for standard input.")
     var paths: [String] = []
 
     @Option(help: "Output format: stylish, json, sarif, junit or github.")
@@ -56,7 +56,8 @@ struct ValidateCommand: ParsableCommand {
             let data = FileHandle.standardInput.readDataToEndOfFile()
             reports.append(validator.validate(SourceText(bytes: [UInt8](data)), displayPath: stdinFilename ?? "<stdin>"))
         }
-        reports += try validator.validate(paths: try Self.files(paths.filter { $0 != "-" }).map { ($0, $0) })
+        let files = try Self.files(paths.filter { $0 != "-" }, schema: schema)
+        reports += try validator.validate(paths: files.map { ($0, $0) })
         let report = LintReport(files: reports)
         let usedRules = Set(report.files.flatMap { $0.diagnostics.map(\.ruleId) } + [SchemaInvalidRule.description.id])
         let reportOptions = ReportOptions(
@@ -73,8 +74,10 @@ struct ValidateCommand: ParsableCommand {
         if report.summary.errors > 0 { throw ExitCode(1) }
     }
 
-    /// Named files as they are; directories walked for `*.json` (hidden folders left out), sorted.
-    static func files(_ paths: [String]) throws -> [String] {
+    /// Named files as they are; directories walked for `*.json` (hidden folders left out), sorted. Services
+    /// snapshots (`*.services.json`, `services.json`) found in directories are validated only against the
+    /// `services-snapshot` schema, and `.maprules.json` files only against `config`, as `lint` leaves them out.
+    static func files(_ paths: [String], schema: String) throws -> [String] {
         var files: [String] = []
         let fm = FileManager.default
         for path in paths {
@@ -86,8 +89,13 @@ struct ValidateCommand: ParsableCommand {
             guard let enumerator = fm.enumerator(atPath: path) else { throw DocumentError(path: path, message: "cannot be read") }
             var found: [String] = []
             while let entry = enumerator.nextObject() as? String {
-                if entry.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
-                if entry.hasSuffix(".json") { found.append((path.hasSuffix("/") ? path : path + "/") + entry) }
+                let parts = entry.split(separator: "/")
+                let name = parts.last.map(String.init) ?? entry
+                if parts.dropLast().contains(where: { $0.hasPrefix(".") }) || (name.hasPrefix(".") && name != ".maprules.json") { continue }
+                guard name.hasSuffix(".json") else { continue }
+                if (name.hasSuffix(".services.json") || name == "services.json") && schema != "services-snapshot" { continue }
+                if name == ".maprules.json" && schema != "config" { continue }
+                found.append((path.hasSuffix("/") ? path : path + "/") + entry)
             }
             files += found.sorted()
         }

@@ -56,9 +56,15 @@ import WebMap
         #expect(stdin.exitCode == 1)
         let files = try #require(try report(stdin)["files"] as? [[String: Any]])
         #expect(files.first?["path"] as? String == "map.json")
+        // Directories: snapshots are validated only against the snapshot schema, maps only against the others.
         let folder = try CLI.run(["validate", "--schema", "services-snapshot", "Samples/TreesOfPortland", "--format", "json"])
         let paths = ((try report(folder)["files"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
         #expect(paths.contains("Samples/TreesOfPortland/TreesOfPortland.services.json"), "\(paths)")
+        let maps = try CLI.run(["validate", "--schema", "webmap", "Samples/TreesOfPortland", "Samples/DamageAssessment", "--format", "json"])
+        #expect(maps.exitCode == 0, "\(maps.stdout)")
+        let mapPaths = ((try report(maps)["files"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
+        #expect(mapPaths.contains("Samples/TreesOfPortland/TreesOfPortland.json"))
+        #expect(!mapPaths.contains { $0.hasSuffix(".services.json") }, "\(mapPaths)")
     }
 
     @Test func filesThatAreNotJSONGetTheirJSONDiagnostic() throws {

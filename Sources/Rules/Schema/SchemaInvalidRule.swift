@@ -62,7 +62,11 @@ public enum SchemaInvalidRule: MapRule {
         let isPopup = document.layers.count == 1 && document.layers[0].isStandalonePopup
         guard let schema = isPopup ? popupSchema : webmapSchema else { return }
         let repeatedKeys = !(context.lint.parsed?.duplicateKeys.isEmpty ?? true)
-        for violation in schema.validate(document.root, repeatedKeys: repeatedKeys) {
+        // Arrays the parser checked without keeping (inline features of huge files) read as empty: say nothing
+        // about them.
+        let elided = context.lint.parsed?.elidedArrays.keys.map(\.tokens) ?? []
+        for violation in schema.validate(document.root, repeatedKeys: repeatedKeys)
+        where !elided.contains(where: { violation.instancePointer.tokens.starts(with: $0) }) {
             let layer = isPopup ? nil : SchemaDiagnostics.layer(containing: violation.instancePointer, in: document)
             context.lint.report(self, pointer: violation.instancePointer, offset: violation.instanceOffset,
                                 message: SchemaDiagnostics.message(for: violation), layer: layer)
