@@ -49,6 +49,15 @@ import WebMap
         #expect(found.first?.message == "layerType must be one of ArcGISFeatureLayer, GroupLayer — found 'ArcGISFeaturelayer'. Did you mean 'ArcGISFeatureLayer'?")
     }
 
+    @Test func constAndEnumSuggestTheClosestString() throws {
+        let one = try schema(#"{"properties": {"type": {"const": "fields"}}}"#)
+        #expect(try violations(one, #"{"type": "feilds"}"#).map(\.message) == ["type must be 'fields' — found 'feilds'. Did you mean 'fields'?"])
+        #expect(try violations(one, #"{"type": "media"}"#).map(\.message) == ["type must be 'fields' — found 'media'."])
+        let many = try schema(#"{"enum": ["textbox", "textarea", "richtext", 1]}"#)
+        #expect(try violations(many, #""rich text""#).first?.message.hasSuffix("Did you mean 'richtext'?") == true)
+        #expect(try violations(many, "2").first?.message == "The document must be one of textbox, textarea, richtext, 1 — found 2.")
+    }
+
     @Test func requiredAndAdditionalPropertiesNameTheProperty() throws {
         let s = try schema(#"{"type": "object", "required": ["title"], "properties": {"title": {}, "url": {}}, "additionalProperties": false}"#)
         let text = #"{"titel": "Trees", "url": "x"}"#

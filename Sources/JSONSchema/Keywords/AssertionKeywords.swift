@@ -123,7 +123,7 @@ final class EnumKeyword: Keyword {
             var message = values.count == 1
                 ? "\(c.subject) must be \(Describe.quoted(values[0])) — found \(Describe.found(instance.value))."
                 : "\(c.subject) must be \(expected) — found \(Describe.found(instance.value))."
-            if values.count > 1, case .string(let s) = instance.value, let suggestion = EditDistance.closest(to: s, in: strings) {
+            if case .string(let s) = instance.value, let suggestion = EditDistance.closest(to: s, in: strings) {
                 message += " Did you mean '\(suggestion)'?"
             }
             c.report(keyword: name, location: location, offset: instance.offset, expected: expected,
@@ -148,7 +148,10 @@ final class ConstKeyword: Keyword {
             return true
         }
         if c.detailed {
-            let message = "\(c.subject) must be \(Describe.quoted(value)) — found \(Describe.found(instance.value))."
+            var message = "\(c.subject) must be \(Describe.quoted(value)) — found \(Describe.found(instance.value))."
+            if case .string(let a) = value, case .string(let b) = instance.value, EditDistance.closest(to: b, in: [a]) != nil {
+                message += " Did you mean '\(a)'?"
+            }
             c.report(keyword: name, location: location, offset: instance.offset, expected: Describe.quoted(value),
                      found: Describe.found(instance.value), message: message)
         }
