@@ -102,15 +102,18 @@ final class ValidationContext {
             return key
         case .index(let index):
             var indices = "[\(index)]"
+            var depth = 1
             var i = path.count - 2
             while i >= 0 {
                 switch path[i] {
-                case .key(let key): return key + indices
-                case .index(let outer): indices = "[\(outer)]" + indices
+                case .key(let key): return depth > 3 ? "\(key)[…]\(indices)" : key + indices
+                case .index(let outer):
+                    depth += 1
+                    if depth <= 3 { indices = "[\(outer)]" + indices }
                 }
                 i -= 1
             }
-            return "item " + indices
+            return depth > 3 ? "item […]\(indices) (\(depth) levels deep)" : "item " + indices
         }
     }
 
