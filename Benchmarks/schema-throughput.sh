@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compares, in one run on the same schema and the same files, how fast web maps are validated against
 # Schemas/webmap.schema.json by
-#   (a) maprules validate --schema webmap FILE...          (release build; the whole command)
+#   (a) maprules validate --schema webmap DIR              (release build; the whole command)
 #   (b) check-jsonschema --schemafile webmap.bundle.json    (PyPI; python-jsonschema underneath)
 #   (c) jsonschema-rs from Python                           (PyPI; read + json.loads + iter_errors per file)
 # all pinned to one core; then, for scale, validation alone (documents parsed beforehand) for maprules
