@@ -8,11 +8,10 @@ import Foundation
 /// - `$` outside a class matches only at the very end (ICU's `$` also matches before a final line break).
 /// - `[` inside a class is a literal (ICU reads it as a nested set), as are `&&` and `--` (ICU set operators).
 /// - `[^]` matches any character and `[]` nothing.
-/// Known gaps (documented in Schemas/README.md): ECMA-262 features ICU lacks are refused when the schema is
-/// compiled (e.g. `\k<name>` backreferences are accepted by ICU, but the ECMA-262-only `(?<name>...)`
-/// duplicate-name rules are not checked); Annex B quirks of non-Unicode mode (`\c` followed by a non-letter,
-/// `{` as a literal, octal escapes) follow ICU; case-insensitive matching never applies (JSON Schema has no
-/// flags).
+/// Known gaps (documented in Schemas/README.md, "Validator conformance"): ICU accepts some syntax ECMA-262's
+/// Unicode mode rejects (possessive quantifiers, atomic groups, inline flags, `\Z`), so such a schema compiles
+/// here; Annex B leniencies of non-Unicode JavaScript (`{` as a literal, `\8`) follow ICU, which refuses them
+/// when the schema is compiled. JSON Schema patterns have no flags, so case-insensitive matching never applies.
 final class ECMARegex: @unchecked Sendable {
     let source: String
     private let regex: NSRegularExpression

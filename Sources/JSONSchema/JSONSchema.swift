@@ -1,19 +1,26 @@
 // A JSON Schema validator for draft 2020-12 (and draft-07), written for MapRules.
 //
-// Why hand-written: no Swift JSON Schema package is available to this project's build, and MapRules needs things general-purpose validators do not give:
-// violations tied to the byte offsets of the position-keeping `JSONNode` tree (so every diagnostic has an exact
-// line and column), "did you mean" suggestions, and one useful error for a failed `anyOf`/`oneOf` instead of
-// every branch's. It is also built for speed: a schema is compiled once into a tree of validator nodes
-// (`SchemaNode`, `Keyword`), reused across files and threads; a valid document is checked without building
-// strings or collecting errors, and only a document that fails is walked again to explain why.
+// Why hand-written: no Swift JSON Schema package is available to this project's build, and MapRules needs
+// what general-purpose validators do not give: violations tied to the byte offsets of the position-keeping
+// `JSONNode` tree (so every diagnostic has an exact line and column), "did you mean" suggestions, and one
+// useful violation for a failed `anyOf` / `oneOf` instead of every alternative's. It is also built for speed:
+// a schema is compiled once into a tree of validator nodes (`SchemaNode`, `Keyword`), reused across files and
+// threads; a valid document is checked without building strings or collecting anything, and only a document
+// that fails is walked again to explain why.
 //
 // Coverage: the core, applicator, validation, unevaluated and format-annotation vocabularies of 2020-12
-// (`$ref`, `$defs`, `$anchor`, `$dynamicRef`/`$dynamicAnchor`, `$id` base URIs, `$vocabulary` of custom
+// (`$ref`, `$defs`, `$anchor`, `$dynamicRef` / `$dynamicAnchor`, `$id` base URIs, `$vocabulary` of custom
 // meta-schemas), and draft-07 semantics for resources whose `$schema` says so (`$ref` overrides its siblings,
 // array-form `items` with `additionalItems`, `dependencies`, `definitions`, `$id` plain-name fragments).
 // `format` is an annotation only. Remote references are never fetched: a `SchemaRegistry` maps `$id` URIs to
-// loaded schemas, and a `SchemaLoader` (e.g. `RefDirectories`) maps URLs to local files. Conformance against
-// the JSON-Schema-Test-Suite is tested in Tests/JSONSchemaTests; known gaps are listed in Schemas/README.md.
+// loaded schemas, and a `SchemaLoader` (e.g. `RefDirectories`) maps URLs to local files. Conformance with the
+// JSON-Schema-Test-Suite is tested in Tests/JSONSchemaTests; the known gaps are listed in Schemas/README.md
+// ("Validator conformance").
+//
+// Map of the module: `SchemaRegistry` (documents, `$id`s and anchors, compilation), `KeywordCompiler` (one
+// schema object into keywords), `SchemaNode` (a compiled schema and its validation loop), `Keywords/` (the
+// keywords; `BestBranch` explains failed alternatives), `ValidationContext` (one run: mode, path, violations),
+// `ECMARegex` (patterns), `ShippedSchemas` (the schemas of Schemas/, compiled into the binary).
 
 import WebMap
 
