@@ -74,31 +74,14 @@ struct ValidateCommand: ParsableCommand {
         if report.summary.errors > 0 { throw ExitCode(1) }
     }
 
-    /// Named files as they are; directories walked for `*.json` (hidden folders left out), sorted. Services
+    /// Named files as they are; directories walked for `*.json` (hidden entries left out), sorted. Services
     /// snapshots (`*.services.json`, `services.json`) found in directories are validated only against the
     /// `services-snapshot` schema, and `.maprules.json` files only against `config`, as `lint` leaves them out.
     static func files(_ paths: [String], schema: String) throws -> [String] {
-        var files: [String] = []
-        let fm = FileManager.default
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw DocumentError(path: path, message: "no such file or directory")
-            }
-            guard isDirectory.boolValue else { files.append(path); continue }
-            guard let enumerator = fm.enumerator(atPath: path) else { throw DocumentError(path: path, message: "cannot be read") }
-            var found: [String] = []
-            while let entry = enumerator.nextObject() as? String {
-                let parts = entry.split(separator: "/")
-                let name = parts.last.map(String.init) ?? entry
-                if parts.dropLast().contains(where: { $0.hasPrefix(".") }) || (name.hasPrefix(".") && name != ".maprules.json") { continue }
-                guard name.hasSuffix(".json") else { continue }
-                if (name.hasSuffix(".services.json") || name == "services.json") && schema != "services-snapshot" { continue }
-                if name == ".maprules.json" && schema != "config" { continue }
-                found.append((path.hasSuffix("/") ? path : path + "/") + entry)
-            }
-            files += found.sorted()
+        try JSONFileDiscovery.files(paths) { name in
+            if name.hasSuffix(".services.json") || name == "services.json" { return schema == "services-snapshot" }
+            if name == ".maprules.json" { return schema == "config" }
+            return true
         }
-        return files
     }
 }

@@ -59,3 +59,53 @@ public struct SchemaFileValidator: Sendable {
         return try box.results.map { try $0!.get() }
     }
 }
+
+/// Finding the files `maprules validate` reads: named files as they are, directories walked for `*.json` with
+/// POSIX `readdir` (Foundation's enumerator costs a tenth of a second per thousand files).
+public enum JSONFileDiscovery {
+    /// The files named by `paths`, in order; below each directory every `*.json` in sorted order, hidden
+    /// entries and symbolic links to folders left out, and files for which `include` says false skipped.
+    public static func files(_ paths: [String], include: (String) -> Bool) throws(DocumentError) -> [String] {
+        var files: [String] = []
+        for path in paths {
+            var info = stat()
+            guard stat(path, &info) == 0 else { throw DocumentError(path: path, message: "no such file or directory") }
+            if info.st_mode & S_IFMT != S_IFDIR {
+                files.append(path)
+                continue
+            }
+            var found: [String] = []
+            walk(path.hasSuffix("/") ? String(path.dropLast()) : path, depth: 0, include: include, into: &found)
+            files += found.sorted()
+        }
+        return files
+    }
+
+    private static func walk(_ directory: String, depth: Int, include: (String) -> Bool, into found: inout [String]) {
+        guard depth < 64, let handle = opendir(directory) else { return }
+        defer { closedir(handle) }
+        while let entry = readdir(handle) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name.hasPrefix(".") && name != ".maprules.json" { continue }
+            let path = directory + "/" + name
+            var type = entry.pointee.d_type
+            if type == UInt8(DT_UNKNOWN) {
+                var info = stat()
+                guard stat(path, &info) == 0 else { continue }
+                type = info.st_mode & S_IFMT == S_IFDIR ? UInt8(DT_DIR) : UInt8(DT_REG)
+            }
+            if type == UInt8(DT_DIR) {
+                walk(path, depth: depth + 1, include: include, into: &found)
+            } else if type != UInt8(DT_LNK) || !isDirectory(path), name.hasSuffix(".json"), include(name) {
+                found.append(path)
+            }
+        }
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+}
