@@ -338,7 +338,8 @@ struct KeyIndex {
     @inline(__always)
     func find(_ key: String) -> Int? {
         if keys.isEmpty { return nil }
-        for i in buckets[Self.hash(key) & mask] where keys[Int(i)] == key { return Int(i) }
+        let length = key.utf8.count
+        for i in buckets[Self.hash(key) & mask] where keys[Int(i)].utf8.count == length && keys[Int(i)] == key { return Int(i) }
         return nil
     }
 }
