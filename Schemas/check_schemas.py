@@ -48,6 +48,9 @@ EXPECTED_FAILURES = {
         "json--not-a-map.json": {("/itemData", "type")},
         # the top-level value is an array (600 levels deep), not an object.
         "json--too-deep.json": {("", "type")},
+        # schema/invalid's own sample: a misspelled layer type, a string visibility, a misspelled element type.
+        "schema--invalid.json": {("/operationalLayers/0/layerType", "enum"), ("/operationalLayers/0/visibility", "type"),
+                                 ("/operationalLayers/0/popupInfo/popupElements/1/type", "enum")},
     },
     "layers": {
         # Solution templates: extent is a {{...solutionExtent}} placeholder, replaced by an envelope when
