@@ -18,7 +18,7 @@ struct MapRulesCommand: ParsableCommand {
             Exit codes: 0 success, 1 problems found, 2 the command could not do its job.
             """,
         version: MapRulesVersion.current,
-        subcommands: [LintCommand.self, RulesCommand.self, ExplainCommand.self, InspectCommand.self,
+        subcommands: [LintCommand.self, ValidateCommand.self, RulesCommand.self, ExplainCommand.self, InspectCommand.self,
                       VersionNameCommand.self, SnapshotCommand.self]
     )
 

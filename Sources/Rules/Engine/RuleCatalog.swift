@@ -5,7 +5,7 @@ public enum RuleCatalog {
     public static var documentRules: [any DocumentRule.Type] { jsonRules }
 
     public static var mapRules: [any MapRule.Type] {
-        mapFamilyRules + layerRules + addFeatureRules + popupRules + relatedRules + attachmentsRules
+        schemaRules + mapFamilyRules + layerRules + addFeatureRules + popupRules + relatedRules + attachmentsRules
     }
 
     public static var versionRules: [any VersionRule.Type] { versionFamilyRules }

@@ -1,35 +1,17 @@
-/// "Did you mean" suggestions by edit distance.
+import WebMap
+
+/// "Did you mean" suggestions by edit distance (implemented in WebMap's `EditDistance`, which the JSON Schema
+/// validator shares).
 public enum Suggestions {
     /// The candidate closest to `text` (case-insensitive Levenshtein distance), when close enough to help.
     public static func closest(to text: String, in candidates: [String], maximumDistance: Int? = nil) -> String? {
-        let limit = maximumDistance ?? max(2, text.count / 3)
-        var best: (String, Int)?
-        for candidate in candidates {
-            let d = distance(text.lowercased(), candidate.lowercased())
-            if d <= limit, best == nil || d < best!.1 { best = (candidate, d) }
-        }
-        return best?.0
+        EditDistance.closest(to: text, in: candidates, maximumDistance: maximumDistance)
     }
 
     /// The candidates sorted by closeness, closest first.
     public static func ranked(_ text: String, in candidates: [String], count: Int = 3) -> [String] {
-        Array(candidates.map { ($0, distance(text.lowercased(), $0.lowercased())) }
-            .sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(count).map(\.0))
+        EditDistance.ranked(text, in: candidates, count: count)
     }
 
-    public static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
-    }
+    public static func distance(_ a: String, _ b: String) -> Int { EditDistance.distance(a, b) }
 }

@@ -27,8 +27,18 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible, Comparab
     public static func / (lhs: JSONPointer, rhs: Int) -> JSONPointer { lhs.appending(rhs) }
 
     public var description: String {
-        tokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }
-            .joined()
+        var out = ""
+        for token in tokens {
+            out += "/"
+            out += Self.escape(token)
+        }
+        return out
+    }
+
+    /// `token` with `~` written `~0` and `/` written `~1` (RFC 6901); most tokens have neither.
+    public static func escape(_ token: String) -> String {
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
+        return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     public static func < (lhs: JSONPointer, rhs: JSONPointer) -> Bool { lhs.description < rhs.description }

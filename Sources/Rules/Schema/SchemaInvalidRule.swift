@@ -1,0 +1,99 @@
+import JSONSchema
+import WebMap
+
+/// `schema/invalid`: the document violates the shipped JSON Schema (`Schemas/webmap.schema.json`, or
+/// `Schemas/popup.schema.json` for a pop-up definition file). One diagnostic per violation, at the offending
+/// value.
+public enum SchemaInvalidRule: MapRule {
+    public static let description = RuleDescription(
+        id: "schema/invalid",
+        severity: .error,
+        summary: "The document violates the MapRules JSON Schema for web maps (or pop-up definitions).",
+        rationale: """
+            The field app reads the web map with a strict decoder: a misspelled layer type, a string where a \
+            number belongs or a pop-up element of an unknown type makes it skip the layer or the pop-up, \
+            usually without saying why, and the other rules cannot judge what the app will never load. \
+            `Schemas/webmap.schema.json` writes down what the web map specification allows (strict on enums, \
+            required keys and types; open to the vendor keys real maps carry), and each violation is reported \
+            at the value that breaks it, with the keyword, what was expected and what was found.
+            """,
+        fix: """
+            Correct the value the diagnostic points at: use one of the allowed values (the message suggests \
+            the closest), the expected type, or add the missing property. `maprules validate --schema webmap \
+            FILE` shows the same violations on their own.
+            """,
+        triggeringExamples: [
+            .document("""
+                {
+                  "operationalLayers": [
+                    {
+                      "id": "Trees_1234",
+                      "title": "Trees",
+                      "layerType": "ArcGISFeaturelayer",
+                      "url": "https://example.com/arcgis/rest/services/Trees/FeatureServer/0"
+                    }
+                  ],
+                  "baseMap": {"title": "Topographic", "baseMapLayers": []},
+                  "version": "2.28"
+                }
+                """, services: Examples.treesSnapshot),
+            .document("""
+                {
+                  "operationalLayers": [
+                    {"id": "Trees_1234", "title": "Trees", "layerType": "ArcGISFeatureLayer", "visibility": "yes",
+                     "url": "https://example.com/arcgis/rest/services/Trees/FeatureServer/0"}
+                  ],
+                  "baseMap": {"title": "Topographic", "baseMapLayers": []},
+                  "version": "2.28"
+                }
+                """, services: Examples.treesSnapshot),
+        ],
+        nonTriggeringExamples: [
+            .document(Examples.map(), services: Examples.treesSnapshot),
+        ])
+
+    /// The compiled schemas, once per process (nil when a shipped schema does not compile, which the schema
+    /// tests catch).
+    static let webmapSchema = try? ShippedSchemas.schema(named: "webmap")
+    static let popupSchema = try? ShippedSchemas.schema(named: "popup")
+
+    public static func check(_ context: MapContext) {
+        let document = context.document
+        let isPopup = document.layers.count == 1 && document.layers[0].isStandalonePopup
+        guard let schema = isPopup ? popupSchema : webmapSchema else { return }
+        let repeatedKeys = !(context.lint.parsed?.duplicateKeys.isEmpty ?? true)
+        // Arrays the parser checked without keeping (inline features of huge files) read as empty: say nothing
+        // about them.
+        let elided = context.lint.parsed?.elidedArrays.keys.map(\.tokens) ?? []
+        for violation in schema.validate(document.root, repeatedKeys: repeatedKeys)
+        where !elided.contains(where: { violation.instancePointer.tokens.starts(with: $0) }) {
+            let layer = isPopup ? nil : SchemaDiagnostics.layer(containing: violation.instancePointer, in: document)
+            context.lint.report(self, pointer: violation.instancePointer, offset: violation.instanceOffset,
+                                message: SchemaDiagnostics.message(for: violation), layer: layer)
+        }
+    }
+}
+
+/// Turning schema violations into diagnostics (shared by `schema/invalid` and `maprules validate`).
+public enum SchemaDiagnostics {
+    /// The violation's sentence followed by the keyword that failed: "… Did you mean 'ArcGISFeatureLayer'? (enum)".
+    public static func message(for violation: SchemaViolation) -> String {
+        "\(violation.message) (\(violation.keyword))"
+    }
+
+    /// The innermost layer or table whose object contains `pointer`.
+    static func layer(containing pointer: JSONPointer, in document: WebMapDocument) -> MapLayer? {
+        var best: MapLayer?
+        for layer in document.layers where pointer.tokens.starts(with: layer.pointer.tokens) {
+            if best == nil || layer.pointer.tokens.count > best!.pointer.tokens.count { best = layer }
+        }
+        return best
+    }
+
+    /// The diagnostic of a violation in `source`.
+    public static func diagnostic(for violation: SchemaViolation, in source: SourceText, severity: Severity = .error) -> Diagnostic {
+        let position = source.position(ofOffset: violation.instanceOffset)
+        return Diagnostic(ruleId: SchemaInvalidRule.description.id, severity: severity, message: message(for: violation),
+                          pointer: violation.instancePointer.description, line: position.line, column: position.column)
+    }
+}
