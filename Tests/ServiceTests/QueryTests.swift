@@ -207,3 +207,31 @@ enum SampleCopy {
         return target
     }
 }
+
+@Suite struct DeepPagingTests {
+    @Test func deepPagesMatchTheIdOrder() async throws {
+        let folder = try ScaleProbe.folder(count: 2_600)
+        defer { try? FileManager.default.removeItem(atPath: (folder as NSString).deletingLastPathComponent) }
+        let core = try await ServiceCore.open(.init(sampleFolders: [folder]))
+        func page(_ offset: Int) async throws -> [Int64] {
+            try await core.query(service: "DamageAssessment", layer: 0, QueryParameters(resultOffset: offset, resultRecordCount: 100), as: .anonymous).featureSet?.objectIds ?? []
+        }
+        var ids = try #require(try await core.query(service: "DamageAssessment", layer: 0, QueryParameters(returnIdsOnly: true), as: .anonymous).objectIds)
+        #expect(try await page(2_100) == Array(ids[2_100..<2_200]))
+        #expect(try await page(2_550).count == 50)
+        #expect(try await page(2_600).isEmpty)
+        // A delete in DEFAULT shifts the deep pages at once.
+        _ = try await core.applyEdits(service: "DamageAssessment", layer: 0, LayerEdits(deletes: [5]), as: .anonymous)
+        ids.removeAll { $0 == 5 }
+        #expect(try await page(2_100) == Array(ids[2_100..<2_200]))
+        // Inside an edit session on DEFAULT, discarded edits shift them back.
+        let guid = try await core.versionManagementInfo(service: "DamageAssessment", as: .anonymous).defaultVersionGuid
+        let session = "{CCCCCCCC-0000-0000-0000-000000000003}"
+        _ = try await core.startReading(service: "DamageAssessment", version: guid, sessionId: session, as: .anonymous)
+        _ = try await core.startEditing(service: "DamageAssessment", version: guid, sessionId: session, as: .anonymous)
+        _ = try await core.applyEdits(service: "DamageAssessment", layer: 0, LayerEdits(deletes: [6]), options: EditOptions(sessionID: session), as: .anonymous)
+        #expect(try await page(2_100).first == ids[2_101])
+        _ = try await core.stopEditing(service: "DamageAssessment", version: guid, sessionId: session, saveEdits: false, as: .anonymous)
+        #expect(try await page(2_100) == Array(ids[2_100..<2_200]))
+    }
+}

@@ -38,6 +38,8 @@ public struct LayerModel: Sendable {
     public let globalIdField: String?
     public let maxRecordCount: Int
     let fieldsByName: [String: FieldDefinition]
+    /// Lower-cased names of the fields the service maintains (object id, global id, editor tracking).
+    let systemFieldNames: Set<String>
 
     init(key: Int64, id: Int, json: JSON, metadata: LayerMetadata, serviceMaxRecordCount: Int) {
         self.key = key
@@ -52,7 +54,11 @@ public struct LayerModel: Sendable {
         var byName: [String: FieldDefinition] = [:]
         for field in metadata.fields { byName[field.name.lowercased()] = field }
         fieldsByName = byName
+        systemFieldNames = Set(metadata.fields.filter { metadata.isSystemMaintained($0) }.map { $0.name.lowercased() })
     }
+
+    /// True when the service maintains `field` (clients' values for it are ignored).
+    func isSystemMaintained(_ field: FieldDefinition) -> Bool { systemFieldNames.contains(field.name.lowercased()) }
 
     /// "'Trees' (layer 0)" for messages.
     public var title: String { "'\(metadata.name ?? "layer \(id)")' (\(metadata.isTable ? "table" : "layer") \(id))" }

@@ -56,7 +56,9 @@ public enum JSON: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The member named `key`, compared without regard to case (as ArcGIS parameter and field names are).
     public func member(caseInsensitive key: String) -> JSON? {
         guard case .object(let members) = self else { return nil }
-        return members.last { $0.0.caseInsensitiveCompare(key) == .orderedSame }?.1
+        if let exact = members.last(where: { $0.0 == key }) { return exact.1 }
+        let lower = key.lowercased()
+        return members.last { $0.0.lowercased() == lower }?.1
     }
 
     public var string: String? { if case .string(let s) = self { return s } else { return nil } }

@@ -55,6 +55,7 @@ public final class ServiceCore: Sendable {
     let directory: Directory
     let configuration: Configuration
     let sessions = SessionRegistry()
+    let pageAnchors = PageAnchors()
     public let startup: StartupReport
     private let catalogue: [String: ServiceModel]
 

@@ -126,6 +126,8 @@ struct EditWriter {
     let policy: AccessPolicy
     let options: EditOptions
     let now: Int64
+    /// Next object id per layer key, read once per request and written back by `finish`.
+    private var nextIds: [Int64: Int64] = [:]
 
     init(db: Database, service: ServiceModel, version: VersionRecord, moment: Int64, policy: AccessPolicy, options: EditOptions) {
         self.db = db
@@ -156,6 +158,9 @@ struct EditWriter {
 
     /// Updates the moment bookkeeping once every edit is written.
     func finish(touchedLayers: Set<Int64>) throws {
+        for (key, next) in nextIds {
+            try db.execute(sql: "UPDATE layer SET nextObjectId = max(nextObjectId, ?) WHERE key = ?", arguments: [next, key])
+        }
         if version.isDefault {
             try db.execute(sql: "UPDATE service SET defaultMoment = ? WHERE name = ?", arguments: [moment, service.name])
             for key in touchedLayers { try db.execute(sql: "UPDATE layer SET defaultMoment = ? WHERE key = ?", arguments: [moment, key]) }
@@ -191,15 +196,19 @@ struct EditWriter {
         if let f = info.editDateField, layer.field(f) != nil { attributes[f] = .int(now) }
     }
 
-    private func nextObjectId(_ layer: LayerModel) throws -> Int64 {
-        guard var record = try LayerRecord.fetchOne(db, key: layer.key) else { throw ServiceError.internal("layer row missing") }
-        let id = record.nextObjectId
-        record.nextObjectId += 1
-        try record.update(db)
+    private mutating func nextObjectId(_ layer: LayerModel) throws -> Int64 {
+        if nextIds[layer.key] == nil {
+            guard let next = try Int64.fetchOne(db, sql: "SELECT nextObjectId FROM layer WHERE key = ?", arguments: [layer.key]) else {
+                throw ServiceError.internal("layer row missing")
+            }
+            nextIds[layer.key] = next
+        }
+        let id = nextIds[layer.key]!
+        nextIds[layer.key] = id + 1
         return id
     }
 
-    private func add(_ feature: EditFeature, layer: LayerModel) throws -> EditResult {
+    private mutating func add(_ feature: EditFeature, layer: LayerModel) throws -> EditResult {
         var globalId = GUIDText.make()
         if options.useGlobalIds, let field = layer.globalIdField, let given = feature.attributes[field], !given.isNull {
             guard let text = given.string, let normalized = GUIDText.normalize(text) else {

@@ -12,11 +12,11 @@ struct AttributeValidator {
     func apply(_ input: Attributes, to existing: Attributes?) throws(EditError) -> Attributes {
         var result = Attributes()
         for field in layer.fields where field.type != .geometry {
-            if let existing { result[field.name] = existing[field.name] ?? .null } else { result[field.name] = defaultValue(field) }
+            result.appendUnchecked(field.name, existing.map { $0[field.name] ?? .null } ?? defaultValue(field))
         }
         for (name, value) in input {
             guard let field = layer.field(name), field.type != .geometry else { continue }
-            if layer.metadata.isSystemMaintained(field) { continue }
+            if layer.isSystemMaintained(field) { continue }
             if !field.editable {
                 let current = existing?[field.name] ?? defaultValue(field)
                 if value.sameValue(as: current) { continue }
@@ -25,7 +25,7 @@ struct AttributeValidator {
             result[field.name] = try coerce(value, for: field)
         }
         // Required fields: every one on add, the ones the input touches on update.
-        for field in layer.fields where !field.nullable && !layer.metadata.isSystemMaintained(field) && field.type != .geometry
+        for field in layer.fields where !field.nullable && !layer.isSystemMaintained(field) && field.type != .geometry
             && (existing == nil || input[field.name] != nil) {
             if (result[field.name] ?? .null).isNull { throw EditError.notNullable(field.name) }
         }

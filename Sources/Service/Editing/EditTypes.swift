@@ -194,3 +194,25 @@ public struct LayerEditResults: Sendable, Codable, Equatable {
     /// True when every edit succeeded.
     public var succeeded: Bool { allResults.allSatisfy(\.success) }
 }
+
+extension LayerEdits {
+    /// Reads the layer-level `deletes` parameter: a comma list or a JSON array, of object ids, or of
+    /// global ids with `useGlobalIds`. Anything else is refused (nothing reaches SQL).
+    public static func parseDeletes(_ text: String, useGlobalIds: Bool) throws -> (objectIds: [Int64], globalIds: [String]) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let items: [String]
+        if trimmed.hasPrefix("[") {
+            items = (try JSON.parse(trimmed).array ?? []).map { $0.string ?? $0.text }
+        } else {
+            items = trimmed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        var ids: [Int64] = []
+        var guids: [String] = []
+        for item in items {
+            if let id = Int64(item) { ids.append(id); continue }
+            if useGlobalIds, GUIDText.normalize(item) != nil { guids.append(item); continue }
+            throw ServiceError.invalidParameter("deletes must list object ids\(useGlobalIds ? " or global ids" : ""); '\(item.prefix(40))' is neither.")
+        }
+        return (ids, guids)
+    }
+}

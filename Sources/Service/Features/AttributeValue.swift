@@ -84,15 +84,25 @@ public struct Attributes: Sendable, Equatable, Codable, Sequence {
 
     /// The value of `name`, compared case-insensitively; nil when the attribute is absent.
     public subscript(name: String) -> AttributeValue? {
-        get { entries.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value }
+        get { index(of: name).map { entries[$0].value } }
         set {
-            if let index = entries.firstIndex(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
+            if let index = index(of: name) {
                 if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
             } else if let newValue {
                 entries.append((name, newValue))
             }
         }
     }
+
+    /// Exact match first (the common case, and cheap), then without regard to case.
+    private func index(of name: String) -> Int? {
+        if let exact = entries.firstIndex(where: { $0.name == name }) { return exact }
+        let lower = name.lowercased()
+        return entries.firstIndex { $0.name.lowercased() == lower }
+    }
+
+    /// Appends without looking for an existing entry (the caller knows the names are distinct).
+    mutating func appendUnchecked(_ name: String, _ value: AttributeValue) { entries.append((name, value)) }
 
     public var names: [String] { entries.map(\.name) }
     public var isEmpty: Bool { entries.isEmpty }

@@ -10,9 +10,10 @@ extension ServiceCore {
         let policy = AccessPolicy(core: self, service: service, caller: caller)
         try policy.requireQuery()
         let plan = try QueryPlan(layer: layer, parameters: parameters, policy: policy)
+        let anchors = pageAnchors
         return try await database.read { db in
             let version = try Self.resolveVersion(db, service: service, name: parameters.gdbVersion, policy: policy)
-            return try plan.run(db, view: VersionView(version))
+            return try plan.run(db, view: VersionView(version), anchors: anchors)
         }
     }
 
@@ -37,6 +38,8 @@ struct QueryPlan {
     let outReference: SpatialReference
     let ownerFilter: String?
     var extraFilter: SQL?
+    /// A filter the core adds itself (related records: the key values).
+    var internalFilter: SQL?
 
     init(layer: LayerModel, parameters: QueryParameters, policy: AccessPolicy) throws {
         self.layer = layer
@@ -112,13 +115,14 @@ struct QueryPlan {
         }
         if let whereSQL { sql.append(literal: " AND \(whereSQL)") }
         if let extraFilter { sql.append(literal: " AND \(extraFilter)") }
+        if let internalFilter { sql.append(literal: " AND \(internalFilter)") }
         if let g = queryGeometry, let e = g.envelope {
             sql.append(literal: " AND r.xmax >= \(e.xmin) AND r.xmin <= \(e.xmax) AND r.ymax >= \(e.ymin) AND r.ymin <= \(e.ymax)")
         }
         return sql
     }
 
-    func run(_ db: Database, view: VersionView) throws -> QueryResponse {
+    func run(_ db: Database, view: VersionView, anchors: PageAnchors? = nil) throws -> QueryResponse {
         var source = try filtered(db, view: view)
         if let g = queryGeometry, parameters.spatialRelation != .envelopeIntersects {
             // Exact predicate in Swift over the envelope candidates, then the ids bound back into the SQL.
@@ -134,9 +138,15 @@ struct QueryPlan {
             source.append(literal: matches.isEmpty ? " AND 0" : " AND r.objectId IN \(matches)")
         }
 
+        // DEFAULT with no filter at all: the head index alone answers counts and chooses pages.
+        let unfiltered = view.branch == 0 && whereSQL == nil && parameters.objectIds == nil && extraFilter == nil
+            && internalFilter == nil && queryGeometry == nil
+        let headOnly: SQL = "FROM head h WHERE h.layerKey = \(layer.key) AND h.branch = 0 AND h.isDelete = 0"
+
         if let stats = parameters.outStatistics, !stats.isEmpty { return try statistics(db, source: source, stats: stats) }
         if parameters.returnCountOnly && !parameters.returnExtentOnly {
-            return .count(CountResult(count: try Int.fetchOne(db, SQLRequest<Int>(literal: "SELECT count(*) \(source)")) ?? 0))
+            let sql: SQL = unfiltered ? "SELECT count(*) \(headOnly)" : "SELECT count(*) \(source)"
+            return .count(CountResult(count: try Int.fetchOne(db, SQLRequest<Int>(literal: sql)) ?? 0))
         }
         if parameters.returnExtentOnly {
             let row = try Row.fetchOne(db, SQLRequest<Row>(literal: "SELECT min(r.xmin), min(r.ymin), max(r.xmax), max(r.ymax), count(*) \(source)"))
@@ -158,7 +168,23 @@ struct QueryPlan {
         let offset = max(0, parameters.resultOffset ?? 0)
         let withGeometry = parameters.returnGeometry && !layer.isTable
         let select: SQL = withGeometry ? "SELECT r.attributes, r.geometry" : "SELECT r.attributes, NULL"
-        let rows = try Row.fetchAll(db, SQLRequest<Row>(literal: "\(select) \(source) ORDER BY \(order) LIMIT \(limit + 1) OFFSET \(offset)"))
+        let defaultOrder = (parameters.orderByFields ?? "").trimmingCharacters(in: .whitespaces).isEmpty
+        let page: SQL
+        if unfiltered && defaultOrder {
+            // Walk the head index in object id order, skip `offset` entries without touching the rows, then
+            // fetch only the page's rows.
+            if offset >= PageAnchors.threshold, let anchors, case .some(let anchor) = try anchors.objectId(db, layerKey: layer.key, offset: offset) {
+                // The object id at the offset is known: start there.
+                page = "\(select) FROM featureRow r WHERE r.id IN (SELECT h.rowId \(headOnly) AND h.objectId >= \(anchor ?? Int64.max) ORDER BY h.objectId LIMIT \(limit + 1)) ORDER BY r.objectId"
+            } else {
+                page = "\(select) FROM featureRow r WHERE r.id IN (SELECT h.rowId \(headOnly) ORDER BY h.objectId LIMIT \(limit + 1) OFFSET \(offset)) ORDER BY r.objectId"
+            }
+        } else {
+            // In DEFAULT the head's primary key gives object id order without a sort.
+            let ordering: SQL = defaultOrder && view.branch == 0 ? "h.objectId" : order
+            page = "\(select) \(source) ORDER BY \(ordering) LIMIT \(limit + 1) OFFSET \(offset)"
+        }
+        let rows = try Row.fetchAll(db, SQLRequest<Row>(literal: page))
         let exceeded = rows.count > limit
         var features: [Feature] = []
         features.reserveCapacity(min(rows.count, limit))
@@ -173,8 +199,10 @@ struct QueryPlan {
 
     func feature(attributes text: String, geometry: String?, withGeometry: Bool) throws -> Feature {
         let stored = try JSON.parse(text)
+        var lookup: [String: JSON] = [:]
+        if case .object(let members) = stored { for (key, value) in members { lookup[key] = value } }
         var attributes = Attributes()
-        for name in outFields { attributes[name] = AttributeValue(stored[name] ?? .null) }
+        for name in outFields { attributes.appendUnchecked(name, AttributeValue(lookup[name] ?? .null)) }
         var shape: Geometry?
         if withGeometry, let g = try RowStore.decodeGeometry(geometry) { shape = Projection.project(g, from: .wgs84, to: outSystem) }
         return Feature(attributes: attributes, geometry: shape)

@@ -118,7 +118,8 @@ struct ConflictRecord: Codable, FetchableRecord, MutablePersistableRecord {
     /// JSON array of the field names changed on both sides (byAttribute), or empty.
     var fields: String
     var inspected: Bool
-    var detectedMoment: Int64
+    /// The common-ancestor moment the conflict was measured from.
+    var ancestorMoment: Int64
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 

@@ -97,7 +97,8 @@ enum Schema {
                 t.column("kind", .text).notNull()
                 t.column("fields", .text).notNull()
                 t.column("inspected", .boolean).notNull()
-                t.column("detectedMoment", .integer).notNull()
+                // The common-ancestor moment the conflict was measured from.
+                t.column("ancestorMoment", .integer).notNull()
             }
 
             try db.create(table: "attachmentData") { t in

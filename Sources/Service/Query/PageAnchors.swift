@@ -1,0 +1,33 @@
+import Foundation
+import GRDB
+
+/// Deep pages of DEFAULT without a filter (`resultOffset` in the tens of thousands, as dump tools ask)
+/// would walk the head index entry by entry up to the offset. This cache keeps, per layer, the sorted live
+/// object ids as of DEFAULT's last write to the layer, so that an offset turns into an object id in one
+/// step; it is rebuilt (once) after the layer changes.
+final class PageAnchors: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [Int64: (moment: Int64, ids: [Int64])] = [:]
+
+    /// Offsets below this are cheaper to walk than to look up.
+    static let threshold = 2_000
+
+    /// The object id at `offset` among the live objects of DEFAULT (nil past the end).
+    func objectId(_ db: Database, layerKey: Int64, offset: Int) throws -> Int64?? {
+        guard let moment = try Int64.fetchOne(db, sql: "SELECT defaultMoment FROM layer WHERE key = ?", arguments: [layerKey]) else { return nil }
+        lock.lock()
+        let cached = entries[layerKey]
+        lock.unlock()
+        let ids: [Int64]
+        if let cached, cached.moment == moment {
+            ids = cached.ids
+        } else {
+            ids = try Int64.fetchAll(db, sql: "SELECT objectId FROM head WHERE layerKey = ? AND branch = 0 AND isDelete = 0 ORDER BY objectId",
+                                     arguments: [layerKey])
+            lock.lock()
+            entries[layerKey] = (moment, ids)
+            lock.unlock()
+        }
+        return .some(offset < ids.count ? ids[offset] : nil)
+    }
+}

@@ -1,0 +1,355 @@
+import Foundation
+import GRDB
+
+/// Thrown inside a reconcile transaction to roll it back when it must abort on conflicts.
+private struct ReconcileAbort: Error { var moment: Int64 }
+
+extension ServiceCore {
+    /// The version's own (not yet posted) newest rows of a layer, by object id.
+    static func pendingRows(_ db: Database, layerKey: Int64, version: VersionRecord) throws -> [Int64: FeatureRowRecord] {
+        let rows = try FeatureRowRecord.fetchAll(db, sql: """
+            SELECT r.* FROM head h JOIN featureRow r ON r.id = h.rowId
+            WHERE h.layerKey = ? AND h.branch = ? AND h.moment > ? ORDER BY h.objectId
+            """, arguments: [layerKey, version.branch, version.baseMoment])
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0.objectId, $0) })
+    }
+
+    /// Field names whose values differ between two states ("SHAPE" for the geometry).
+    static func changedFields(from old: FeatureRowRecord, to new: FeatureRowRecord, layer: LayerModel) throws -> Set<String> {
+        let a = try RowStore.decodeAttributes(old.attributes), b = try RowStore.decodeAttributes(new.attributes)
+        var changed = Set<String>()
+        for field in layer.fields where !layer.isSystemMaintained(field) {
+            let x = a[field.name] ?? .null, y = b[field.name] ?? .null
+            if !x.sameValue(as: y) { changed.insert(field.name) }
+        }
+        if old.geometry != new.geometry, try RowStore.decodeGeometry(old.geometry) != RowStore.decodeGeometry(new.geometry) { changed.insert("SHAPE") }
+        return changed
+    }
+
+    /// `reconcile`: finds the objects changed both in the version and in DEFAULT since the common ancestor
+    /// (conflicts: update-update, update-delete, delete-update, by object or by attribute), resolves them in
+    /// favour of the version while listing them in `conflicts`, merges non-conflicting attribute changes
+    /// (byAttribute), then moves the common ancestor to now. `abortIfConflicts` leaves everything as it was
+    /// when there is a conflict; `withPost` posts once reconciled.
+    public func reconcile(service name: String, version: String, sessionId: String? = nil, abortIfConflicts: Bool = false,
+                          conflictDetection: ConflictDetection = .byObject, withPost: Bool = false, as caller: Caller) async throws -> ReconcileResponse {
+        let service = try self.service(name)
+        let policy = AccessPolicy(core: self, service: service, caller: caller)
+        try policy.requireSignedIn()
+        let record = try await database.read { db in try Self.resolveVersion(db, service: service, name: version, policy: policy) }
+        guard !record.isDefault else { throw ServiceError.versionOperationFailed("Unable to reconcile.", "sde.DEFAULT cannot be reconciled with itself.") }
+        try policy.requireEdit(record)
+        try requireSessionIfLocked(record, sessionId: sessionId)
+        do {
+            let (hasConflicts, moment) = try await database.write { db -> (Bool, Int64) in
+                let moment = try Self.nextMoment(db, service: service.name)
+                var version = try VersionRecord.fetchOne(db, key: record.id!) ?? record
+                try ConflictRecord.filter(ConflictRecord.Columns.versionId == version.id!).deleteAll(db)
+                var conflictCount = 0
+                for layer in service.layers {
+                    let pending = try Self.pendingRows(db, layerKey: layer.key, version: version)
+                    guard !pending.isEmpty else { continue }
+                    let changedInDefault = try Int64.fetchSet(db, sql: """
+                        SELECT DISTINCT objectId FROM featureRow WHERE layerKey = ? AND branch = 0 AND moment > ?
+                        """, arguments: [layer.key, version.ancestorMoment])
+                    for objectId in pending.keys.sorted() where changedInDefault.contains(objectId) {
+                        let mine = pending[objectId]!
+                        guard let theirs = try RowStore.visibleRow(db, layerKey: layer.key, objectId: objectId, view: .defaultVersion) else { continue }
+                        let ancestor = try RowStore.defaultRow(db, layerKey: layer.key, objectId: objectId, atOrBefore: version.ancestorMoment)
+                        var kind: ConflictKind?
+                        var fields: [String] = []
+                        switch (mine.isDelete, theirs.isDelete) {
+                        case (true, true): kind = nil
+                        case (true, false): kind = .deleteUpdate
+                        case (false, true): kind = .updateDelete
+                        case (false, false):
+                            guard let ancestor, !ancestor.isDelete else { kind = .updateUpdate; break }
+                            let mineChanged = try Self.changedFields(from: ancestor, to: mine, layer: layer)
+                            let theirsChanged = try Self.changedFields(from: ancestor, to: theirs, layer: layer)
+                            let both = mineChanged.intersection(theirsChanged)
+                            if conflictDetection == .byObject || !both.isEmpty {
+                                kind = .updateUpdate
+                                fields = both.sorted()
+                            } else if !theirsChanged.isEmpty {
+                                // No conflict by attribute: merge DEFAULT's changes into the version's row.
+                                var merged = try RowStore.decodeAttributes(mine.attributes)
+                                let theirsAttributes = try RowStore.decodeAttributes(theirs.attributes)
+                                for field in theirsChanged where field != "SHAPE" { merged[field] = theirsAttributes[field] ?? .null }
+                                let geometry = theirsChanged.contains("SHAPE") ? try RowStore.decodeGeometry(theirs.geometry) : try RowStore.decodeGeometry(mine.geometry)
+                                try RowStore.write(db, layerKey: layer.key, branch: version.branch, moment: moment,
+                                                   row: .init(objectId: objectId, globalId: mine.globalId, isDelete: false, attributes: merged, geometry: geometry))
+                            }
+                        }
+                        if let kind {
+                            conflictCount += 1
+                            var conflict = ConflictRecord(id: nil, versionId: version.id!, layerKey: layer.key, objectId: objectId, kind: kind.rawValue,
+                                                          fields: JSON.array(fields.map(JSON.string)).text, inspected: false, ancestorMoment: version.ancestorMoment)
+                            try conflict.insert(db)
+                        }
+                    }
+                }
+                if conflictCount > 0 && abortIfConflicts { throw ReconcileAbort(moment: version.ancestorMoment) }
+                version.ancestorMoment = moment
+                version.reconcileDate = Self.nowMillis()
+                version.modifiedDate = version.reconcileDate!
+                try version.update(db)
+                return (conflictCount > 0, moment)
+            }
+            var didPost = false
+            if withPost {
+                _ = try await post(service: name, version: version, sessionId: sessionId, as: caller)
+                didPost = true
+            }
+            return ReconcileResponse(success: true, hasConflicts: hasConflicts, moment: moment, didPost: didPost)
+        } catch let abort as ReconcileAbort {
+            // Record the conflicts found, without changing the version (a separate, small transaction).
+            try await recordConflictsOnly(service: service, version: record, detection: conflictDetection)
+            return ReconcileResponse(success: false, hasConflicts: true, moment: abort.moment, didPost: false)
+        }
+    }
+
+    /// After an aborted reconcile, lists the conflicts it found so that `conflicts` can show them.
+    private func recordConflictsOnly(service: ServiceModel, version: VersionRecord, detection: ConflictDetection) async throws {
+        try await database.write { db in
+            try ConflictRecord.filter(ConflictRecord.Columns.versionId == version.id!).deleteAll(db)
+            for layer in service.layers {
+                let pending = try Self.pendingRows(db, layerKey: layer.key, version: version)
+                guard !pending.isEmpty else { continue }
+                let changedInDefault = try Int64.fetchSet(db, sql: "SELECT DISTINCT objectId FROM featureRow WHERE layerKey = ? AND branch = 0 AND moment > ?",
+                                                          arguments: [layer.key, version.ancestorMoment])
+                for objectId in pending.keys.sorted() where changedInDefault.contains(objectId) {
+                    let mine = pending[objectId]!
+                    guard let theirs = try RowStore.visibleRow(db, layerKey: layer.key, objectId: objectId, view: .defaultVersion) else { continue }
+                    let ancestor = try RowStore.defaultRow(db, layerKey: layer.key, objectId: objectId, atOrBefore: version.ancestorMoment)
+                    var kind: ConflictKind?
+                    var fields: [String] = []
+                    switch (mine.isDelete, theirs.isDelete) {
+                    case (true, true): kind = nil
+                    case (true, false): kind = .deleteUpdate
+                    case (false, true): kind = .updateDelete
+                    case (false, false):
+                        if let ancestor, !ancestor.isDelete {
+                            let both = try Self.changedFields(from: ancestor, to: mine, layer: layer).intersection(try Self.changedFields(from: ancestor, to: theirs, layer: layer))
+                            fields = both.sorted()
+                            kind = detection == .byObject || !both.isEmpty ? .updateUpdate : nil
+                        } else {
+                            kind = .updateUpdate
+                        }
+                    }
+                    if let kind {
+                        var conflict = ConflictRecord(id: nil, versionId: version.id!, layerKey: layer.key, objectId: objectId, kind: kind.rawValue,
+                                                      fields: JSON.array(fields.map(JSON.string)).text, inspected: false, ancestorMoment: version.ancestorMoment)
+                        try conflict.insert(db)
+                    }
+                }
+            }
+        }
+    }
+
+    /// `post`: writes the version's pending rows into DEFAULT at a new moment. Refused when DEFAULT has
+    /// changed since the version's last reconcile (reconcile first). The caller must be allowed to edit
+    /// the version; posting is how edits reach a protected DEFAULT without editing it directly.
+    public func post(service name: String, version: String, sessionId: String? = nil, as caller: Caller) async throws -> PostResponse {
+        let service = try self.service(name)
+        let policy = AccessPolicy(core: self, service: service, caller: caller)
+        try policy.requireSignedIn()
+        let record = try await database.read { db in try Self.resolveVersion(db, service: service, name: version, policy: policy) }
+        guard !record.isDefault else { throw ServiceError.versionOperationFailed("Unable to post.", "sde.DEFAULT cannot be posted to itself.") }
+        try policy.requireEdit(record)
+        try requireSessionIfLocked(record, sessionId: sessionId)
+        let moment = try await database.write { db -> Int64 in
+            guard var version = try VersionRecord.fetchOne(db, key: record.id!),
+                  let serviceRecord = try ServiceRecord.fetchOne(db, key: service.name) else { throw ServiceError.versionNotFound(version) }
+            guard serviceRecord.defaultMoment <= version.ancestorMoment else {
+                throw ServiceError.versionOperationFailed("Unable to post: reconcile required.",
+                    "sde.DEFAULT has changed since '\(version.qualifiedName)' was last reconciled; reconcile it, then post.", extendedCode: -2147217137)
+            }
+            let moment = try Self.nextMoment(db, service: service.name)
+            var wroteDefault = false
+            for layer in service.layers {
+                let pending = try Self.pendingRows(db, layerKey: layer.key, version: version)
+                for row in pending.values {
+                    try RowStore.write(db, layerKey: layer.key, branch: 0, moment: moment,
+                                       row: .init(objectId: row.objectId, globalId: row.globalId, isDelete: row.isDelete,
+                                                  attributes: try RowStore.decodeAttributes(row.attributes), geometry: try RowStore.decodeGeometry(row.geometry)))
+                }
+                let attachments = try AttachmentRowRecord
+                    .filter(AttachmentRowRecord.Columns.layerKey == layer.key && AttachmentRowRecord.Columns.branch == version.branch
+                            && AttachmentRowRecord.Columns.moment > version.baseMoment)
+                    .order(AttachmentRowRecord.Columns.moment).fetchAll(db)
+                var newest: [Int64: AttachmentRowRecord] = [:]
+                for row in attachments { newest[row.attachmentId] = row }
+                for var row in newest.values {
+                    row.id = nil
+                    row.branch = 0
+                    row.moment = moment
+                    try row.insert(db)
+                }
+                if !pending.isEmpty || !newest.isEmpty {
+                    wroteDefault = true
+                    try db.execute(sql: "UPDATE layer SET defaultMoment = ? WHERE key = ?", arguments: [moment, layer.key])
+                }
+            }
+            if wroteDefault { try db.execute(sql: "UPDATE service SET defaultMoment = ? WHERE name = ?", arguments: [moment, service.name]) }
+            let now = Self.nowMillis()
+            version.ancestorMoment = moment
+            version.baseMoment = moment
+            version.postDate = now
+            version.modifiedDate = now
+            try version.update(db)
+            try ConflictRecord.filter(ConflictRecord.Columns.versionId == version.id!).deleteAll(db)
+            return moment
+        }
+        return PostResponse(success: true, moment: moment)
+    }
+
+    /// `differences`: the version's pending changes against DEFAULT at the common ancestor, per layer.
+    public func differences(service name: String, version: String, resultType: DifferenceResultType = .objectIds, layers: [Int]? = nil,
+                            as caller: Caller) async throws -> DifferencesResponse {
+        let service = try self.service(name)
+        let policy = AccessPolicy(core: self, service: service, caller: caller)
+        try policy.requireQuery()
+        return try await database.read { db in
+            let record = try Self.resolveVersion(db, service: service, name: version, policy: policy)
+            var result: [LayerDifferences] = []
+            for layer in service.layers where layers == nil || layers!.contains(layer.id) {
+                guard !record.isDefault else { break }
+                let pending = try Self.pendingRows(db, layerKey: layer.key, version: record)
+                var entry = LayerDifferences(layerId: layer.id, insertIds: [], updateIds: [], deleteIds: [])
+                var inserts: [Feature] = [], updates: [Feature] = [], deletes: [Feature] = []
+                let plan = try QueryPlan(layer: layer, parameters: QueryParameters(), policy: policy)
+                func feature(_ row: FeatureRowRecord) throws -> Feature {
+                    try plan.feature(attributes: row.attributes, geometry: row.geometry, withGeometry: !layer.isTable)
+                }
+                for objectId in pending.keys.sorted() {
+                    let row = pending[objectId]!
+                    let ancestor = try RowStore.defaultRow(db, layerKey: layer.key, objectId: objectId, atOrBefore: record.ancestorMoment)
+                    let existed = ancestor.map { !$0.isDelete } ?? false
+                    if row.isDelete {
+                        guard existed, let ancestor else { continue }
+                        entry.deleteIds.append(objectId)
+                        if resultType == .features { deletes.append(try feature(ancestor)) }
+                    } else if existed {
+                        entry.updateIds.append(objectId)
+                        if resultType == .features { updates.append(try feature(row)) }
+                    } else {
+                        entry.insertIds.append(objectId)
+                        if resultType == .features { inserts.append(try feature(row)) }
+                    }
+                }
+                if resultType == .features {
+                    entry.inserts = inserts
+                    entry.updates = updates
+                    entry.deletes = deletes
+                }
+                if !(entry.insertIds.isEmpty && entry.updateIds.isEmpty && entry.deleteIds.isEmpty) { result.append(entry) }
+            }
+            return DifferencesResponse(differences: result, success: true)
+        }
+    }
+
+    /// `conflicts`: the conflicts found by the last reconcile, with the branch, ancestor and DEFAULT
+    /// states of each object.
+    public func conflicts(service name: String, version: String, as caller: Caller) async throws -> ConflictsResponse {
+        let service = try self.service(name)
+        let policy = AccessPolicy(core: self, service: service, caller: caller)
+        try policy.requireQuery()
+        return try await database.read { db in
+            let record = try Self.resolveVersion(db, service: service, name: version, policy: policy)
+            let stored = try ConflictRecord.filter(ConflictRecord.Columns.versionId == record.id!).order(ConflictRecord.Columns.objectId).fetchAll(db)
+            var result: [LayerConflicts] = []
+            for layer in service.layers {
+                let mine = stored.filter { $0.layerKey == layer.key }
+                guard !mine.isEmpty else { continue }
+                let plan = try QueryPlan(layer: layer, parameters: QueryParameters(), policy: policy)
+                func feature(_ row: FeatureRowRecord?) throws -> Feature? {
+                    guard let row, !row.isDelete else { return nil }
+                    return try plan.feature(attributes: row.attributes, geometry: row.geometry, withGeometry: !layer.isTable)
+                }
+                var entry = LayerConflicts(layerId: layer.id, updateUpdateConflicts: [], updateDeleteConflicts: [], deleteUpdateConflicts: [])
+                for conflict in mine {
+                    let fields = (try? JSON.parse(conflict.fields).array?.compactMap(\.string)) ?? []
+                    let item = ConflictEntry(
+                        objectId: conflict.objectId, fields: fields, inspected: conflict.inspected,
+                        branchVersion: try feature(RowStore.visibleRow(db, layerKey: layer.key, objectId: conflict.objectId, view: VersionView(record))),
+                        ancestorVersion: try feature(RowStore.defaultRow(db, layerKey: layer.key, objectId: conflict.objectId, atOrBefore: conflict.ancestorMoment)),
+                        defaultVersion: try feature(RowStore.visibleRow(db, layerKey: layer.key, objectId: conflict.objectId, view: .defaultVersion)))
+                    switch ConflictKind(rawValue: conflict.kind) ?? .updateUpdate {
+                    case .updateUpdate: entry.updateUpdateConflicts.append(item)
+                    case .updateDelete: entry.updateDeleteConflicts.append(item)
+                    case .deleteUpdate: entry.deleteUpdateConflicts.append(item)
+                    }
+                }
+                result.append(entry)
+            }
+            return ConflictsResponse(conflicts: result, success: true)
+        }
+    }
+
+    /// `inspectConflicts`: marks (or unmarks) conflicts as inspected. `objectIds` by layer id; nil marks all.
+    public func inspectConflicts(service name: String, version: String, objectIds: [Int: [Int64]]? = nil, inspected: Bool = true,
+                                 as caller: Caller) async throws -> SuccessResponse {
+        let service = try self.service(name)
+        let policy = AccessPolicy(core: self, service: service, caller: caller)
+        try policy.requireSignedIn()
+        try await database.write { db in
+            let record = try Self.resolveVersion(db, service: service, name: version, policy: policy)
+            try policy.requireEdit(record)
+            let all = try ConflictRecord.filter(ConflictRecord.Columns.versionId == record.id!).fetchAll(db)
+            for var conflict in all {
+                if let objectIds {
+                    guard let layer = service.layers.first(where: { $0.key == conflict.layerKey }),
+                          objectIds[layer.id]?.contains(conflict.objectId) == true else { continue }
+                }
+                conflict.inspected = inspected
+                try conflict.update(db)
+            }
+        }
+        return .ok
+    }
+
+    /// `restoreRows`: puts objects of a version back to their state in DEFAULT at the common ancestor
+    /// (undoing the version's change to them), as new rows.
+    public func restoreRows(service name: String, version: String, layer layerId: Int, objectIds: [Int64], sessionId: String? = nil,
+                            as caller: Caller) async throws -> SuccessResponse {
+        let service = try self.service(name)
+        let layer = try service.layer(layerId)
+        let policy = AccessPolicy(core: self, service: service, caller: caller)
+        try policy.requireSignedIn()
+        let record = try await database.read { db in try Self.resolveVersion(db, service: service, name: version, policy: policy) }
+        guard !record.isDefault else { throw ServiceError.versionOperationFailed("Unable to restore rows.", "restoreRows applies to a named version, not sde.DEFAULT.") }
+        try policy.requireEdit(record)
+        try requireSessionIfLocked(record, sessionId: sessionId)
+        let moment = try await database.write { db -> Int64 in
+            let moment = try Self.nextMoment(db, service: service.name)
+            for objectId in objectIds {
+                if let ancestor = try RowStore.defaultRow(db, layerKey: layer.key, objectId: objectId, atOrBefore: record.ancestorMoment) {
+                    try RowStore.write(db, layerKey: layer.key, branch: record.branch, moment: moment,
+                                       row: .init(objectId: objectId, globalId: ancestor.globalId, isDelete: ancestor.isDelete,
+                                                  attributes: try RowStore.decodeAttributes(ancestor.attributes), geometry: try RowStore.decodeGeometry(ancestor.geometry)))
+                } else if let mine = try RowStore.visibleRow(db, layerKey: layer.key, objectId: objectId, view: VersionView(record)), !mine.isDelete {
+                    // Inserted in the version: restoring means it goes away.
+                    try RowStore.write(db, layerKey: layer.key, branch: record.branch, moment: moment,
+                                       row: .init(objectId: objectId, globalId: mine.globalId, isDelete: true,
+                                                  attributes: try RowStore.decodeAttributes(mine.attributes), geometry: try RowStore.decodeGeometry(mine.geometry)))
+                }
+            }
+            try db.execute(sql: "UPDATE version SET modifiedDate = ? WHERE id = ?", arguments: [Self.nowMillis(), record.id])
+            return moment
+        }
+        return SuccessResponse(success: true, moment: moment)
+    }
+
+    /// `deleteForwardEdits`: inside an edit session, discards the session's edits written after `moment`.
+    public func deleteForwardEdits(service name: String, version: String, sessionId: String, moment: Int64, as caller: Caller) async throws -> SuccessResponse {
+        let service = try self.service(name)
+        let policy = AccessPolicy(core: self, service: service, caller: caller)
+        try policy.requireSignedIn()
+        let record = try await database.read { db in try Self.resolveVersion(db, service: service, name: version, policy: policy) }
+        guard let editor = sessions.snapshot(record.guid).editor, editor.session == Self.normalizedSession(sessionId) else {
+            throw ServiceError.versionOperationFailed("Unable to delete forward edits.", "The session is not editing '\(record.qualifiedName)'.")
+        }
+        try await database.write { db in try Self.discard(db, service: service, branch: record.branch, after: max(moment, editor.startMoment)) }
+        return SuccessResponse(success: true, moment: moment)
+    }
+}

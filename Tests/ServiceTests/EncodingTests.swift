@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import Service
+
+/// The JSON the HTTP face will send is the core's values encoded with JSONEncoder: check their shapes.
+@Suite struct EncodingTests {
+    static func encode(_ value: some Encodable) throws -> JSON {
+        try OrderedJSONEncoder().encode(value)
+    }
+
+    @Test func featureSetIsEsriJSON() async throws {
+        let core = try await Fixtures.core()
+        let response = try await core.query(service: "TreesOfPortland", layer: 0, QueryParameters(objectIds: [1, 2], outFields: ["Address", "DBH"], resultRecordCount: 1), as: .anonymous)
+        let json = try Self.encode(response)
+        #expect(json["objectIdFieldName"]?.string == "OBJECTID")
+        #expect(json["geometryType"]?.string == "esriGeometryPoint")
+        #expect(json["spatialReference"]?["wkid"]?.int == 102100)
+        #expect(json["exceededTransferLimit"]?.bool == true)
+        #expect(json["fields"]?.array?.compactMap { $0["name"]?.string } == ["OBJECTID", "Address", "DBH"])
+        let feature = try #require(json["features"]?.array?.first)
+        #expect(feature["attributes"]?.objectMembers?.map(\.0) == ["OBJECTID", "Address", "DBH"])
+        #expect(feature["geometry"]?["x"]?.double != nil)
+
+        let count = try Self.encode(try await core.query(service: "TreesOfPortland", layer: 0, QueryParameters(returnCountOnly: true), as: .anonymous))
+        #expect(count["count"]?.int ?? 0 >= 20)
+        let ids = try Self.encode(try await core.query(service: "TreesOfPortland", layer: 0, QueryParameters(returnIdsOnly: true), as: .anonymous))
+        #expect(ids["objectIdFieldName"]?.string == "OBJECTID" && (ids["objectIds"]?.array?.count ?? 0) >= 20)
+
+        let geo = try #require(try await core.query(service: "TreesOfPortland", layer: 1, QueryParameters(outSR: .wgs84), as: .anonymous).featureSet).geoJSON()
+        #expect(geo["type"]?.string == "FeatureCollection")
+        #expect(geo["features"]?.array?.first?["geometry"]?["type"]?.string == "Polygon")
+    }
+
+    @Test func editResultsAndErrors() throws {
+        let result = LayerEditResults(id: 0, addResults: [EditResult(objectId: 7, globalId: "{A}", success: true)],
+                                      updateResults: [EditResult(objectId: 8, globalId: nil, success: false, error: .notNullable("Address"))],
+                                      deleteResults: [], attachments: nil, editMoment: nil)
+        let json = try Self.encode(result)
+        #expect(json["addResults"]?.array?.first?["objectId"]?.int == 7)
+        #expect(json["updateResults"]?.array?.first?["error"]?["code"]?.int == 1001)
+        #expect(json["updateResults"]?.array?.first?["error"]?["description"]?.string?.contains("Address") == true)
+        #expect(json["editMoment"] == nil)
+        let error = try Self.encode(ServiceError.tokenRequired)
+        #expect(error["code"]?.int == 499 && error["details"]?.array != nil)
+    }
+
+    @Test func jsonRoundTrips() throws {
+        let text = #"{"b":1,"a":[true,null,2.5,"x\n"],"c":{"d":-3}}"#
+        let value = try JSON.parse(text)
+        #expect(value.text == text)
+        let decoded = try JSONDecoder().decode(JSON.self, from: Data(text.utf8))
+        #expect(decoded["a"] == value["a"])
+    }
+}
