@@ -50,10 +50,12 @@ public enum MapRulesServer {
         ServicesDirectoryRoutes(core: core, site: site).register(on: router)
         TokenRoutes(core: core, site: site).register(on: router)
         SharingRoutes(core: core, site: site, items: items).register(on: router)
+        OAuthRoutes(core: core, site: site, signIns: OAuthSignIns()).register(on: router)
         FeatureServerRoutes(core: core).register(on: router)
         QueryRoutes(core: core).register(on: router)
         EditRoutes(core: core).register(on: router)
         AttachmentRoutes(core: core).register(on: router)
+        VersionManagementRoutes(core: core).register(on: router)
         return router
     }
 

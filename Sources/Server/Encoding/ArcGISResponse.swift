@@ -19,22 +19,20 @@ public enum ArcGISResponse {
         }
     }
 
-    /// Encodes any `Encodable` answer of the core.
+    /// Encodes any `Encodable` answer of the core, keeping member order (attributes in field order).
     public static func json(_ value: some Encodable, context: MapRulesRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = Format(context.arguments) == .pjson ? [.prettyPrinted, .withoutEscapingSlashes] : [.withoutEscapingSlashes]
-        let data: Data
-        do { data = try encoder.encode(value) } catch {
+        let document: JSON
+        do { document = try OrderedJSONEncoder().encode(value) } catch {
             throw ServiceError.internal("The answer could not be encoded: \(error)")
         }
-        return bytes(data, contentType: "application/json; charset=utf-8", status: status)
+        return self.document(document, context: context, status: status)
     }
 
-    /// Encodes a document value (metadata, GeoJSON) keeping its member order.
+    /// Encodes a document value (metadata, GeoJSON) keeping its member order; indented for `f=pjson`.
     public static func document(_ value: JSON, context: MapRulesRequestContext, contentType: String = "application/json; charset=utf-8",
                                 status: HTTPResponse.Status = .ok) -> Response {
-        if Format(context.arguments) == .pjson, let pretty = try? json(value, context: context, status: status) { return pretty }
-        return bytes(Data(value.text.utf8), contentType: contentType, status: status)
+        let text = Format(context.arguments) == .pjson ? PrettyJSON.text(value) : value.text
+        return bytes(Data(text.utf8), contentType: contentType, status: status)
     }
 
     static func bytes(_ data: Data, contentType: String, status: HTTPResponse.Status = .ok, extraHeaders: HTTPFields = [:]) -> Response {

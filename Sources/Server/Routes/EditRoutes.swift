@@ -105,10 +105,9 @@ extension LayerEdits {
         for name in ["adds", "updates", "attachments"] {
             if let value = try a.json(name) { members.append((name, value)) }
         }
-        if let deletes = a.string("deletes") {
-            let trimmed = deletes.trimmingCharacters(in: .whitespaces)
-            members.append(("deletes", trimmed.hasPrefix("[") ? try JSON.parse(trimmed) : .string(trimmed)))
-        }
         try self.init(json: .object(members), useGlobalIds: useGlobalIds)
+        if let text = a.string("deletes") {
+            (deletes, deleteGlobalIds) = try LayerEdits.parseDeletes(text, useGlobalIds: useGlobalIds)
+        }
     }
 }

@@ -25,10 +25,10 @@ struct QueryRoutes {
     }
 
     @Sendable func queryRelatedRecords(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
-        let related = try RelatedRecordsRequest(arguments: context.arguments)
-        let answer = try await RelatedRecords(core: core).query(service: try context.serviceName(), layer: try context.integer("layer"),
-                                                                 related, as: context.caller)
-        return ArcGISResponse.document(answer, context: context)
+        let parameters = try RelatedRecordsParameters(arguments: context.arguments)
+        let answer = try await core.queryRelatedRecords(service: try context.serviceName(), layer: try context.integer("layer"),
+                                                        parameters, as: context.caller)
+        return try ArcGISResponse.json(answer, context: context)
     }
 }
 
@@ -76,5 +76,20 @@ extension QueryParameters {
         if let text = a.string("outStatistics") { outStatistics = try StatisticDefinition.parse(text) }
         groupByFieldsForStatistics = a.string("groupByFieldsForStatistics").map(QueryParameters.parseFieldList)
         gdbVersion = a.string("gdbVersion")
+    }
+}
+
+extension RelatedRecordsParameters {
+    /// Reads the `queryRelatedRecords` parameters (`relationshipId` required).
+    init(arguments a: RequestArguments) throws {
+        guard let relationshipId = try a.int("relationshipId") else { throw ServiceError.invalidQuery("relationshipId is required.") }
+        self.init(relationshipId: relationshipId, objectIds: try a.integers("objectIds") ?? [],
+                  outFields: a.string("outFields").map(QueryParameters.parseFieldList),
+                  definitionExpression: a.string("definitionExpression"),
+                  returnGeometry: try a.bool("returnGeometry", default: true),
+                  outSR: try a.spatialReference("outSR"),
+                  orderByFields: a.string("orderByFieldsForRelated") ?? a.string("orderByFields"),
+                  returnCountOnly: try a.bool("returnCountOnly", default: false),
+                  gdbVersion: a.string("gdbVersion"))
     }
 }
