@@ -90,12 +90,10 @@ struct SharingRoutes {
     }
 
     @Sendable func search(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
-        let query = context.arguments.string("q")?.lowercased() ?? ""
-        let words = query.split(whereSeparator: { $0 == " " || $0 == "+" }).map(String.init).filter { !$0.contains(":") && $0 != "and" && $0 != "or" }
-        let idFilter = query.components(separatedBy: "id:").dropFirst().first.map { $0.prefix { $0.isHexDigit } }.map(String.init)
+        let search = PortalSearch(context.arguments.string("q") ?? "")
+        let owner = itemOwner
         let matches = items.items.filter { item in
-            if let idFilter, !idFilter.isEmpty { return item.id == idFilter }
-            return words.allSatisfy { item.title.lowercased().contains($0.trimmingCharacters(in: CharacterSet(charactersIn: "\"'*"))) }
+            search.matches(id: item.id, title: item.title, type: "Web Map", owner: owner, tags: Self.tags, orgId: Self.portalId)
         }
         let start = max(1, try context.arguments.int("start") ?? 1)
         let num = max(0, min(100, try context.arguments.int("num") ?? 10))
@@ -128,8 +126,13 @@ struct SharingRoutes {
         return found
     }
 
+    static let tags = ["maprules", "sample"]
+
+    /// Items belong to the first administrator of the users file.
+    private var itemOwner: String { core.users.first(where: { $0.role == .admin })?.username ?? "admin" }
+
     private func itemJSON(_ item: PortalItems.Item, request: Request) -> JSON {
-        let owner = core.users.first(where: { $0.role == .admin })?.username ?? "admin"
+        let owner = itemOwner
         return .object([
             ("id", .string(item.id)),
             ("owner", .string(owner)),
@@ -142,7 +145,7 @@ struct SharingRoutes {
             ("typeKeywords", .array(["ArcGIS Online", "Collector", "Data Editing", "Explorer Web Map", "Map", "Offline", "Online Map", "Web Map"].map(JSON.string))),
             ("description", .string("Sample web map served by maprules serve.")),
             ("snippet", .string(item.title)),
-            ("tags", .array([.string("maprules"), .string("sample")])),
+            ("tags", .array(Self.tags.map(JSON.string))),
             ("url", .null),
             ("access", .string("public")),
             ("size", .int(item.data.text.utf8.count)),
