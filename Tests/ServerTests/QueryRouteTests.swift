@@ -100,4 +100,13 @@ import Service
             #expect(try await client.get("\(Self.trees)/queryRelatedRecords", [("objectIds", "1")]).errorCode == 400)
         }
     }
+
+    @Test func oneFeatureByObjectId() async throws {
+        try await Fixtures.app().test(.router) { client in
+            let one = try await client.get("\(Self.trees)/3")
+            #expect(one["feature"]?["attributes"]?["OBJECTID"]?.int == 3)
+            #expect(one["feature"]?["geometry"]?["x"] != nil)
+            #expect(try await client.get("\(Self.trees)/99999").errorCode == 404)
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Service
 
@@ -30,8 +31,12 @@ struct AttachmentRoutes {
                                                     objectId: Int64(try context.integer("oid")), attachmentId: Int64(try context.integer("aid")),
                                                     gdbVersion: context.arguments.string("gdbVersion"), as: context.caller)
         let safeName = content.name.replacingOccurrences(of: "\"", with: "'").replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\n", with: "")
+        // Uploaded bytes are served as the uploader typed them, so they must never run as this site's
+        // pages: no sniffing, and a sandbox for anything a browser would render.
         return ArcGISResponse.bytes(content.data, contentType: content.contentType,
-                                    extraHeaders: [.contentDisposition: "inline; filename=\"\(safeName)\""])
+                                    extraHeaders: [.contentDisposition: "inline; filename=\"\(safeName)\"",
+                                                   HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+                                                   .contentSecurityPolicy: "sandbox"])
     }
 
     @Sendable func add(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {

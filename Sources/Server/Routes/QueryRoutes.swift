@@ -11,6 +11,20 @@ struct QueryRoutes {
         let group = router.group(FeatureServerRoutes.prefix)
         group.getAndPost(":layer/query", use: query)
         group.getAndPost(":layer/queryRelatedRecords", use: queryRelatedRecords)
+        group.getAndPost(":layer/:oid", use: feature)
+    }
+
+    /// `<layer>/<oid>`: one feature, `{"feature": {"attributes", "geometry"}}`.
+    @Sendable func feature(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
+        let layerId = try context.integer("layer")
+        let objectId = Int64(try context.integer("oid"))
+        let answer = try await core.query(service: try context.serviceName(), layer: layerId,
+                                          QueryParameters(objectIds: [objectId], outSR: try context.arguments.spatialReference("outSR"),
+                                                          gdbVersion: context.arguments.string("gdbVersion")), as: context.caller)
+        guard let feature = answer.featureSet?.features.first else {
+            throw ServiceError.objectNotFound(Int(objectId), layer: "Layer \(layerId)")
+        }
+        return try ArcGISResponse.json(["feature": feature], context: context)
     }
 
     @Sendable func query(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {

@@ -86,7 +86,7 @@ public struct ServeLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        let stamp = ISO8601DateFormatter().string(from: Date())
+        let stamp = Date().ISO8601Format()
         let prefix = event.level >= .warning ? "\(event.level): " : ""
         FileHandle.standardError.write(Data("\(stamp) \(prefix)\(event.message)\n".utf8))
     }
