@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "RulesTests", dependencies: ["Rules", "WebMap"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Rules", "WebMap"]),
         .testTarget(name: "CLITests", dependencies: ["Report", "Rules", "WebMap"]),
-        .testTarget(name: "ServiceTests", dependencies: ["Service", "Rules", "WebMap"]),
+        .testTarget(name: "ServiceTests", dependencies: ["Service", "Rules", "WebMap", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "ServerTests",
             dependencies: [

@@ -262,3 +262,74 @@ import Testing
 extension Bool {
     func ifFalse(_ body: () -> Void) { if !self { body() } }
 }
+
+@Suite struct VersionPagingTests {
+    @Test func pagesOfAVersionMergeItsRowsWithDefaultsInIdOrder() async throws {
+        let core = try await Fixtures.core()
+        let who = try await Callers.signIn(core)
+        let service = VersioningTests.service
+        let version = try await core.createVersion(service: service, versionName: "Pages", as: who.editor01).versionInfo.versionName
+        let options = EditOptions(gdbVersion: version)
+        _ = try await core.applyEdits(service: service, layer: 0, LayerEdits(
+            adds: [EditFeature(attributes: Attributes([("placename", .string("Added"))]), geometry: .point(Point(x: -88.15, y: 41.77)), spatialReference: .wgs84)],
+            updates: [EditFeature(attributes: Attributes([("objectid", .int(3)), ("notes", .string("v"))]))], deletes: [5]), options: options, as: who.editor01)
+        // DEFAULT moves too, so both read paths (unchanged / moved since the ancestor) are exercised.
+        for moved in [false, true] {
+            if moved { _ = try await core.applyEdits(service: service, layer: 0, VersioningTests.update(7, [("notes", .string("d"))]), as: who.admin) }
+            let ids = try #require(try await core.query(service: service, layer: 0, QueryParameters(returnIdsOnly: true, gdbVersion: version), as: who.editor01).objectIds)
+            #expect(!ids.contains(5) && ids == ids.sorted())
+            var paged: [Int64] = []
+            var offset = 0
+            while true {
+                let page = try #require(try await core.query(service: service, layer: 0, QueryParameters(resultOffset: offset, resultRecordCount: 7, gdbVersion: version), as: who.editor01).featureSet)
+                paged += page.objectIds
+                offset += 7
+                if page.exceededTransferLimit != true { break }
+            }
+            #expect(paged == ids, "moved: \(moved)")
+            let three = try await core.features(service, 0, where: "objectid = 3", version: version, as: who.editor01)
+            #expect(three.first?.attributes["notes"] == .string("v"))
+        }
+    }
+}
+
+@Suite struct ConcurrentCrewsTests {
+    /// Eight crews edit their own versions at once, then reconcile with post until it lands: every edit
+    /// reaches DEFAULT and every crew but the first to post hears of the conflict on the object all touched.
+    @Test func eightCrewsReconcileAndPost() async throws {
+        let core = try await Fixtures.core(users: false)
+        let service = VersioningTests.service
+        let outcomes = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+            for crew in 1...8 {
+                group.addTask {
+                    let name = try await core.createVersion(service: service, versionName: "Crew\(crew)", accessPermission: "public", as: .anonymous).versionInfo.versionName
+                    let options = EditOptions(gdbVersion: name)
+                    let own = try await core.applyEdits(service: service, layer: 0, VersioningTests.update(Int64(crew), [("notes", .string("crew \(crew)"))]), options: options, as: .anonymous)
+                    let shared = try await core.applyEdits(service: service, layer: 0, VersioningTests.update(20, [("notes", .string("shared by \(crew)"))]), options: options, as: .anonymous)
+                    precondition(own.succeeded && shared.succeeded)
+                    var sawConflict = false
+                    for _ in 0..<50 {
+                        do {
+                            let result = try await core.reconcile(service: service, version: name, withPost: true, as: .anonymous)
+                            sawConflict = sawConflict || result.hasConflicts
+                            if result.didPost { return (crew, sawConflict) }
+                        } catch let error as ServiceError where error.message.contains("reconcile") {
+                            continue
+                        }
+                    }
+                    Issue.record("crew \(crew) never posted")
+                    return (crew, sawConflict)
+                }
+            }
+            var all: [(Int, Bool)] = []
+            for try await outcome in group { all.append(outcome) }
+            return all
+        }
+        #expect(outcomes.count == 8)
+        #expect(outcomes.filter(\.1).count == 7)
+        for crew in 1...8 {
+            #expect(try await VersioningTests.value(core, Int64(crew), "notes") == .string("crew \(crew)"))
+        }
+        #expect(try await VersioningTests.value(core, 20, "notes")?.string?.hasPrefix("shared by ") == true)
+    }
+}

@@ -102,14 +102,9 @@ struct QueryPlan {
         }
     }
 
-    /// `FROM ... WHERE` with every filter but the exact spatial one.
-    private func filtered(_ db: Database, view: VersionView) throws -> SQL {
-        var unchanged = true
-        if view.branch != 0 {
-            let layerMoment = try Int64.fetchOne(db, sql: "SELECT defaultMoment FROM layer WHERE key = ?", arguments: [layer.key]) ?? 0
-            unchanged = layerMoment <= view.ancestorMoment
-        }
-        var sql = QueryCompiler.visibleRows(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged)
+    /// The filters of the query as `AND ...` terms over the row aliased `r` (all but the exact spatial one).
+    private func filters() -> SQL {
+        var sql: SQL = ""
         if let ids = parameters.objectIds {
             if ids.isEmpty { sql.append(literal: " AND 0") } else { sql.append(literal: " AND r.objectId IN \(ids)") }
         }
@@ -122,12 +117,21 @@ struct QueryPlan {
         return sql
     }
 
+    /// True when DEFAULT has not written to the layer since the version's ancestor moment.
+    private func defaultUnchanged(_ db: Database, view: VersionView) throws -> Bool {
+        guard view.branch != 0 else { return true }
+        let layerMoment = try Int64.fetchOne(db, sql: "SELECT defaultMoment FROM layer WHERE key = ?", arguments: [layer.key]) ?? 0
+        return layerMoment <= view.ancestorMoment
+    }
+
     func run(_ db: Database, view: VersionView, anchors: PageAnchors? = nil) throws -> QueryResponse {
-        var source = try filtered(db, view: view)
+        let unchanged = try defaultUnchanged(db, view: view)
+        var terms = filters()
         if let g = queryGeometry, parameters.spatialRelation != .envelopeIntersects {
             // Exact predicate in Swift over the envelope candidates, then the ids bound back into the SQL.
+            let candidates = QueryCompiler.visibleRows(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged)
             var matches: [Int64] = []
-            let rows = try Row.fetchCursor(db, SQLRequest<Row>(literal: "SELECT r.objectId, r.geometry \(source)"))
+            let rows = try Row.fetchCursor(db, SQLRequest<Row>(literal: "SELECT r.objectId, r.geometry \(candidates)\(terms)"))
             while let row = try rows.next() {
                 guard let text: String = row[1], let geometry = try RowStore.decodeGeometry(text) else { continue }
                 if Spatial.holds(parameters.spatialRelation, feature: geometry, query: g) { matches.append(row[0]) }
@@ -135,8 +139,9 @@ struct QueryPlan {
             guard matches.count <= 30_000 else {
                 throw ServiceError.invalidQuery("The spatial filter matches \(matches.count) features; narrow it (or use envelope-intersects) to at most 30000.")
             }
-            source.append(literal: matches.isEmpty ? " AND 0" : " AND r.objectId IN \(matches)")
+            terms.append(literal: matches.isEmpty ? " AND 0" : " AND r.objectId IN \(matches)")
         }
+        let source: SQL = "\(QueryCompiler.visibleRows(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged))\(terms)"
 
         // DEFAULT with no filter at all: the head index alone answers counts and chooses pages.
         let unfiltered = view.branch == 0 && whereSQL == nil && parameters.objectIds == nil && extraFilter == nil
@@ -179,12 +184,21 @@ struct QueryPlan {
             } else {
                 page = "\(select) FROM featureRow r WHERE r.id IN (SELECT h.rowId \(headOnly) ORDER BY h.objectId LIMIT \(limit + 1) OFFSET \(offset)) ORDER BY r.objectId"
             }
+        } else if view.branch != 0 && defaultOrder {
+            // A version in object id order: DEFAULT's rows the version does not override and the version's own
+            // rows, each arm in head index order (order by the head's object id, not the row's, or SQLite sorts),
+            // merged by SQLite.
+            let arms = QueryCompiler.versionArms(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged)
+            page = """
+                \(select), h0.objectId AS oid \(arms.fromDefault)\(terms) UNION ALL \
+                \(select), hv2.objectId AS oid \(arms.fromVersion)\(terms) ORDER BY oid LIMIT \(limit + 1) OFFSET \(offset)
+                """
         } else {
             // In DEFAULT the head's primary key gives object id order without a sort.
             let ordering: SQL = defaultOrder && view.branch == 0 ? "h.objectId" : order
             page = "\(select) \(source) ORDER BY \(ordering) LIMIT \(limit + 1) OFFSET \(offset)"
         }
-        let rows = try Row.fetchAll(db, SQLRequest<Row>(literal: page))
+        let rows = try Row.fetchAll(db, SQLRequest<Row>(literal: page, cached: true))
         let exceeded = rows.count > limit
         var features: [Feature] = []
         features.reserveCapacity(min(rows.count, limit))
@@ -198,11 +212,15 @@ struct QueryPlan {
     }
 
     func feature(attributes text: String, geometry: String?, withGeometry: Bool) throws -> Feature {
-        let stored = try JSON.parse(text)
-        var lookup: [String: JSON] = [:]
-        if case .object(let members) = stored { for (key, value) in members { lookup[key] = value } }
+        var lookup: [String: AttributeValue] = [:]
+        if let members = FlatJSON.parseObject(text) {
+            lookup.reserveCapacity(members.count)
+            for (key, value) in members { lookup[key] = value }
+        } else if case .object(let members) = try JSON.parse(text) {
+            for (key, value) in members { lookup[key] = AttributeValue(value) }
+        }
         var attributes = Attributes()
-        for name in outFields { attributes.appendUnchecked(name, AttributeValue(lookup[name] ?? .null)) }
+        for name in outFields { attributes.appendUnchecked(name, lookup[name] ?? .null) }
         var shape: Geometry?
         if withGeometry, let g = try RowStore.decodeGeometry(geometry) { shape = Projection.project(g, from: .wgs84, to: outSystem) }
         return Feature(attributes: attributes, geometry: shape)

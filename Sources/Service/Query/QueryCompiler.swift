@@ -97,6 +97,28 @@ struct QueryCompiler {
             """
     }
 
+    /// The two arms of a version's visible rows, each `FROM ... WHERE ...` over a row aliased `r` and
+    /// deliverable in object id order by an index: DEFAULT's rows at the ancestor moment that the version
+    /// does not override, and the version's own live rows.
+    static func versionArms(layerKey: Int64, view: VersionView, defaultUnchangedSinceAncestor: Bool) -> (fromDefault: SQL, fromVersion: SQL) {
+        let notOverridden: SQL = """
+            NOT EXISTS (SELECT 1 FROM head hv WHERE hv.layerKey = \(layerKey) AND hv.branch = \(view.branch) \
+            AND hv.objectId = h0.objectId AND hv.moment > \(view.baseMoment))
+            """
+        let fromDefault: SQL = defaultUnchangedSinceAncestor
+            ? "FROM head h0 JOIN featureRow r ON r.id = h0.rowId WHERE h0.layerKey = \(layerKey) AND h0.branch = 0 AND h0.isDelete = 0 AND \(notOverridden)"
+            : """
+              FROM head h0 JOIN featureRow r ON r.id = (SELECT fr.id FROM featureRow fr WHERE fr.layerKey = \(layerKey) AND fr.branch = 0 \
+              AND fr.objectId = h0.objectId AND fr.moment <= \(view.ancestorMoment) ORDER BY fr.moment DESC LIMIT 1) \
+              WHERE h0.layerKey = \(layerKey) AND h0.branch = 0 AND r.isDelete = 0 AND \(notOverridden)
+              """
+        let fromVersion: SQL = """
+            FROM head hv2 JOIN featureRow r ON r.id = hv2.rowId WHERE hv2.layerKey = \(layerKey) AND hv2.branch = \(view.branch) \
+            AND hv2.moment > \(view.baseMoment) AND r.isDelete = 0
+            """
+        return (fromDefault, fromVersion)
+    }
+
     /// Parses `orderByFields` (`Field [ASC|DESC], ...`) against the layer's fields.
     func orderBy(_ text: String?) throws -> SQL {
         guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return "r.objectId" }

@@ -78,10 +78,18 @@ enum RowStore {
         return nil
     }
 
-    static func decodeAttributes(_ text: String) throws -> Attributes { Attributes(json: try JSON.parse(text)) }
+    static func decodeAttributes(_ text: String) throws -> Attributes {
+        if let members = FlatJSON.parseObject(text) { return Attributes(members.map { (name: $0.0, value: $0.1) }) }
+        return Attributes(json: try JSON.parse(text))
+    }
 
     static func decodeGeometry(_ text: String?) throws -> Geometry? {
         guard let text else { return nil }
+        // Points are most rows: read {"x":..,"y":..} without building a tree.
+        if text.hasPrefix("{\"x\":"), let members = FlatJSON.parseObject(text), members.count == 2,
+           let x = members[0].1.double, let y = members[1].1.double {
+            return .point(Point(x: x, y: y))
+        }
         return try Geometry.parse(try JSON.parse(text)).geometry
     }
 }

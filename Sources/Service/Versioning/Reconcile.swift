@@ -93,14 +93,11 @@ extension ServiceCore {
                 version.reconcileDate = Self.nowMillis()
                 version.modifiedDate = version.reconcileDate!
                 try version.update(db)
+                // withPost: post in the same transaction, so that no other post can slip in between.
+                if withPost { _ = try Self.postRows(db, service: service, versionId: version.id!) }
                 return (conflictCount > 0, moment)
             }
-            var didPost = false
-            if withPost {
-                _ = try await post(service: name, version: version, sessionId: sessionId, as: caller)
-                didPost = true
-            }
-            return ReconcileResponse(success: true, hasConflicts: hasConflicts, moment: moment, didPost: didPost)
+            return ReconcileResponse(success: true, hasConflicts: hasConflicts, moment: moment, didPost: withPost)
         } catch let abort as ReconcileAbort {
             // Record the conflicts found, without changing the version (a separate, small transaction).
             try await recordConflictsOnly(service: service, version: record, detection: conflictDetection)
@@ -157,50 +154,55 @@ extension ServiceCore {
         guard !record.isDefault else { throw ServiceError.versionOperationFailed("Unable to post.", "sde.DEFAULT cannot be posted to itself.") }
         try policy.requireEdit(record)
         try requireSessionIfLocked(record, sessionId: sessionId)
-        let moment = try await database.write { db -> Int64 in
-            guard var version = try VersionRecord.fetchOne(db, key: record.id!),
-                  let serviceRecord = try ServiceRecord.fetchOne(db, key: service.name) else { throw ServiceError.versionNotFound(version) }
-            guard serviceRecord.defaultMoment <= version.ancestorMoment else {
-                throw ServiceError.versionOperationFailed("Unable to post: reconcile required.",
-                    "sde.DEFAULT has changed since '\(version.qualifiedName)' was last reconciled; reconcile it, then post.", extendedCode: -2147217137)
-            }
-            let moment = try Self.nextMoment(db, service: service.name)
-            var wroteDefault = false
-            for layer in service.layers {
-                let pending = try Self.pendingRows(db, layerKey: layer.key, version: version)
-                for row in pending.values {
-                    try RowStore.write(db, layerKey: layer.key, branch: 0, moment: moment,
-                                       row: .init(objectId: row.objectId, globalId: row.globalId, isDelete: row.isDelete,
-                                                  attributes: try RowStore.decodeAttributes(row.attributes), geometry: try RowStore.decodeGeometry(row.geometry)))
-                }
-                let attachments = try AttachmentRowRecord
-                    .filter(AttachmentRowRecord.Columns.layerKey == layer.key && AttachmentRowRecord.Columns.branch == version.branch
-                            && AttachmentRowRecord.Columns.moment > version.baseMoment)
-                    .order(AttachmentRowRecord.Columns.moment).fetchAll(db)
-                var newest: [Int64: AttachmentRowRecord] = [:]
-                for row in attachments { newest[row.attachmentId] = row }
-                for var row in newest.values {
-                    row.id = nil
-                    row.branch = 0
-                    row.moment = moment
-                    try row.insert(db)
-                }
-                if !pending.isEmpty || !newest.isEmpty {
-                    wroteDefault = true
-                    try db.execute(sql: "UPDATE layer SET defaultMoment = ? WHERE key = ?", arguments: [moment, layer.key])
-                }
-            }
-            if wroteDefault { try db.execute(sql: "UPDATE service SET defaultMoment = ? WHERE name = ?", arguments: [moment, service.name]) }
-            let now = Self.nowMillis()
-            version.ancestorMoment = moment
-            version.baseMoment = moment
-            version.postDate = now
-            version.modifiedDate = now
-            try version.update(db)
-            try ConflictRecord.filter(ConflictRecord.Columns.versionId == version.id!).deleteAll(db)
-            return moment
-        }
+        let recordId = record.id!
+        let moment = try await database.write { db in try Self.postRows(db, service: service, versionId: recordId) }
         return PostResponse(success: true, moment: moment)
+    }
+
+    /// Writes a version's pending rows into DEFAULT at a new moment, inside the caller's transaction.
+    /// Refused when DEFAULT has changed since the version's last reconcile.
+    static func postRows(_ db: Database, service: ServiceModel, versionId: Int64) throws -> Int64 {
+        guard var version = try VersionRecord.fetchOne(db, key: versionId),
+              let serviceRecord = try ServiceRecord.fetchOne(db, key: service.name) else { throw ServiceError.versionNotFound("\(versionId)") }
+        guard serviceRecord.defaultMoment <= version.ancestorMoment else {
+            throw ServiceError.versionOperationFailed("Unable to post: reconcile required.",
+                "sde.DEFAULT has changed since '\(version.qualifiedName)' was last reconciled; reconcile it, then post.", extendedCode: -2147217137)
+        }
+        let moment = try Self.nextMoment(db, service: service.name)
+        var wroteDefault = false
+        for layer in service.layers {
+            let pending = try Self.pendingRows(db, layerKey: layer.key, version: version)
+            for row in pending.values {
+                try RowStore.write(db, layerKey: layer.key, branch: 0, moment: moment,
+                                   row: .init(objectId: row.objectId, globalId: row.globalId, isDelete: row.isDelete,
+                                              attributes: try RowStore.decodeAttributes(row.attributes), geometry: try RowStore.decodeGeometry(row.geometry)))
+            }
+            let attachments = try AttachmentRowRecord
+                .filter(AttachmentRowRecord.Columns.layerKey == layer.key && AttachmentRowRecord.Columns.branch == version.branch
+                        && AttachmentRowRecord.Columns.moment > version.baseMoment)
+                .order(AttachmentRowRecord.Columns.moment).fetchAll(db)
+            var newest: [Int64: AttachmentRowRecord] = [:]
+            for row in attachments { newest[row.attachmentId] = row }
+            for var row in newest.values {
+                row.id = nil
+                row.branch = 0
+                row.moment = moment
+                try row.insert(db)
+            }
+            if !pending.isEmpty || !newest.isEmpty {
+                wroteDefault = true
+                try db.execute(sql: "UPDATE layer SET defaultMoment = ? WHERE key = ?", arguments: [moment, layer.key])
+            }
+        }
+        if wroteDefault { try db.execute(sql: "UPDATE service SET defaultMoment = ? WHERE name = ?", arguments: [moment, service.name]) }
+        let now = Self.nowMillis()
+        version.ancestorMoment = moment
+        version.baseMoment = moment
+        version.postDate = now
+        version.modifiedDate = now
+        try version.update(db)
+        try ConflictRecord.filter(ConflictRecord.Columns.versionId == version.id!).deleteAll(db)
+        return moment
     }
 
     /// `differences`: the version's pending changes against DEFAULT at the common ancestor, per layer.

@@ -24,10 +24,4 @@ final class SessionRegistry: @unchecked Sendable {
         defer { lock.unlock() }
         return locks[guid] ?? VersionLocks()
     }
-
-    func remove(_ guid: String) {
-        lock.lock()
-        locks[guid] = nil
-        lock.unlock()
-    }
 }
