@@ -16,6 +16,11 @@ import Service
             let root = try await client.get(Self.vms)
             #expect(root["defaultVersionName"]?.string == "sde.DEFAULT")
             #expect(root["defaultVersionGuid"]?.string?.hasPrefix("{") == true)
+            let guid = root["defaultVersionGuid"]?.string ?? ""
+            let braced = try await client.get("\(Self.vms)/versions/\(guid.replacingOccurrences(of: "{", with: "%7B").replacingOccurrences(of: "}", with: "%7D"))")
+            #expect(braced["versionName"]?.string == "sde.DEFAULT", "\(braced)")
+            let bare = try await client.get("\(Self.vms)/versions/\(guid.dropFirst().dropLast().lowercased())")
+            #expect(bare["versionName"]?.string == "sde.DEFAULT")
             let versions = try await client.get("\(Self.vms)/versions")
             #expect(versions["versions"]?.array?.contains { $0["versionName"]?.string == "sde.DEFAULT" } == true)
             let notVersioned = try await client.get("/arcgis/rest/services/TreesOfPortland/VersionManagementServer")

@@ -16,12 +16,18 @@ extension RouterMethods where Context == MapRulesRequestContext {
 }
 
 extension MapRulesRequestContext {
+    /// A path parameter, percent-decoded (`versions/%7B...%7D` names a braced GUID).
+    func pathParameter(_ name: String) throws -> String {
+        let raw = try parameters.require(name)
+        return raw.removingPercentEncoding ?? raw
+    }
+
     /// The `:service` path parameter.
-    func serviceName() throws -> String { try parameters.require("service") }
+    func serviceName() throws -> String { try pathParameter("service") }
 
     /// An integer path parameter (`:layer`, `:oid`, `:aid`), refused with a 400 when it is not one.
     func integer(_ name: String) throws -> Int {
-        let text = try parameters.require(name)
+        let text = try pathParameter(name)
         guard let value = Int(text) else {
             throw ServiceError.invalidParameter("'\(text.prefix(40))' in the path is not a valid \(name) id.")
         }

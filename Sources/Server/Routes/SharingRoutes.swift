@@ -82,7 +82,7 @@ struct SharingRoutes {
     }
 
     @Sendable func communityUser(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
-        let name = try context.parameters.require("user")
+        let name = try context.pathParameter("user")
         guard let user = core.users.first(where: { $0.username.caseInsensitiveCompare(name) == .orderedSame }), !context.caller.isAnonymous else {
             throw ServiceError(code: 400, message: "User not found", details: ["There is no user '\(name)' you may see."])
         }
@@ -119,7 +119,7 @@ struct SharingRoutes {
     }
 
     private func lookUp(_ context: MapRulesRequestContext) throws -> PortalItems.Item {
-        let id = try context.parameters.require("item")
+        let id = try context.pathParameter("item")
         guard let found = items.item(id) else {
             throw ServiceError(code: 400, message: "Item does not exist or is inaccessible.", details: ["There is no item '\(id.prefix(40))'."])
         }

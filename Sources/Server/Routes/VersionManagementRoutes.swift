@@ -59,7 +59,7 @@ struct VersionManagementRoutes {
 
     /// `delete` at the root names the version by `versionName`; under `versions/<guid>` by its path.
     @Sendable func delete(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
-        guard let version = context.parameters.get("version") ?? context.arguments.string("versionName") else {
+        guard let version = (try? context.pathParameter("version")) ?? context.arguments.string("versionName") else {
             throw ServiceError.invalidParameter("versionName is required.")
         }
         return try ArcGISResponse.json(try await core.deleteVersion(service: try context.serviceName(), version: version, as: context.caller), context: context)
@@ -189,7 +189,7 @@ struct VersionManagementRoutes {
     // MARK: Decoding
 
     /// The version GUID of the path (braces optional; the core accepts either form).
-    private func version(_ context: MapRulesRequestContext) throws -> String { try context.parameters.require("version") }
+    private func version(_ context: MapRulesRequestContext) throws -> String { try context.pathParameter("version") }
 
     private func session(_ context: MapRulesRequestContext) throws -> String {
         guard let id = context.arguments.string("sessionId") else { throw ServiceError.invalidParameter("sessionId is required.") }
