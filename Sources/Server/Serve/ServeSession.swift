@@ -50,7 +50,10 @@ public struct ServeSession: Sendable {
         let app = try MapRulesServer.application(core: core, options: options, logger: logger) { running in
             print("MapRules feature service: \(running.baseURL)")
             print("  port: \(running.port)")
-            print("  database: \(database)" + (startup.loaded.isEmpty ? "" : " (loaded \(startup.loaded.joined(separator: ", ")) from their folders)"))
+            var notes: [String] = []
+            if !startup.loaded.isEmpty { notes.append("loaded \(startup.loaded.joined(separator: ", ")) from their folders") }
+            if !startup.reused.isEmpty { notes.append("kept \(startup.reused.joined(separator: ", ")) as stored") }
+            print("  database: \(database)" + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"))
             for name in core.serviceNames {
                 print("  \(name): \(running.baseURL)/rest/services/\(name)/FeatureServer")
                 if (try? core.service(name).isBranchVersioned) == true {
