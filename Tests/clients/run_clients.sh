@@ -9,6 +9,12 @@
 # Both servers run on loopback ports chosen by the system (--port 0) with in-memory databases, and are
 # stopped with SIGINT at the end. Prints "N passed, N failed" last; exits 1 when anything failed.
 #
+# CI (.ci/run, after `swift test`, which leaves .build/debug/maprules built):
+#     bash Tests/clients/run_clients.sh
+# Needs python3 with venv and pip (the image's CPython 3.11.7 has both), curl, and PyPI; it installs
+# esridump and arcgis (2.4.x, about 300 MB with pandas, pyarrow and matplotlib) into the virtualenv itself.
+# About 1.5 minutes with a warm pip cache, a few more on a new machine.
+#
 # Environment: PYTHON (default python3, 3.9+), MAPRULES_CLIENTS_VENV (default .build-clients/venv),
 # MAPRULES_BIN (a built maprules; default: swift build --product maprules, then .build/debug/maprules).
 set -uo pipefail
