@@ -36,7 +36,7 @@ def expect(condition, message):
 
 
 from arcgis.gis import GIS  # noqa: E402
-from arcgis.features import FeatureLayer  # noqa: E402
+from arcgis.features import FeatureLayer, FeatureLayerCollection  # noqa: E402
 from arcgis.features._version import VersionManager  # noqa: E402
 
 TREES = f"{BASE}/rest/services/TreesOfPortland/FeatureServer"
@@ -104,6 +104,18 @@ def query_where():
 
 
 check("query with where, outFields, outSR and paging", query_where)
+
+def collection_and_related():
+    flc = FeatureLayerCollection(TREES, gis=gis)
+    expect([layer.properties.name for layer in flc.layers] == ["Trees", "Neighborhoods"], "layers")
+    expect([table.properties.name for table in flc.tables] == ["Species", "Inspections"], "tables")
+    related = trees.query_related_records("1", "0", out_fields="*")
+    groups = related["relatedRecordGroups"]
+    expect(len(groups) == 1 and len(groups[0]["relatedRecords"]) == 1, f"related: {groups}")
+    return True
+
+
+check("FeatureLayerCollection layers and tables; query_related_records", collection_and_related)
 
 state = {}
 

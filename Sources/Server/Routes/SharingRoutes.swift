@@ -18,6 +18,7 @@ struct SharingRoutes {
             group.getAndPost("info", use: info)
             group.getAndPost("portals/self", use: portalSelf)
             group.getAndPost("portals/\(Self.portalId)", use: portalSelf)
+            group.getAndPost("portals/self/roles", use: roles)
             group.getAndPost("community/self", use: communitySelf)
             group.getAndPost("community/users/:user", use: communityUser)
             group.getAndPost("search", use: search)
@@ -69,6 +70,12 @@ struct SharingRoutes {
         ]
         if let user = context.caller.user { members.append(("user", Self.userJSON(user))) }
         return ArcGISResponse.document(.object(members), context: context)
+    }
+
+    /// Custom roles: none (the users file's roles are the built-in ones).
+    @Sendable func roles(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
+        ArcGISResponse.document(.object([("total", .int(0)), ("start", .int(1)), ("num", .int(0)), ("nextStart", .int(-1)),
+                                         ("roles", .array([]))]), context: context)
     }
 
     @Sendable func communitySelf(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
