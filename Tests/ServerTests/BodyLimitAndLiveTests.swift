@@ -96,3 +96,27 @@ import Service
         #expect(PortalSearch("id:abc").matches(id: "ABC", title: "x", type: "Web Map", owner: "a", tags: [], orgId: "o"))
     }
 }
+
+@Suite struct EncodingTests {
+    @Test func byteWriterMatchesTheCoreText() throws {
+        let samples: [JSON] = [
+            .object([("a", .int(1)), ("b", .double(2.5)), ("c", .double(3)), ("d", .string("q\"uote\\ \n\t\u{1}é✓")),
+                     ("e", .array([.null, .bool(true), .bool(false), .double(.infinity)])), ("f", .object([]))]),
+            try JSON.parse(#"{"x":-13653000.123,"y":5705000,"s":"plain","n":[1e20,0.1]}"#),
+        ]
+        for value in samples {
+            #expect(String(buffer: JSONBytes.buffer(value)) == value.text)
+        }
+    }
+
+    @Test func featureSetWriterMatchesTheOrderedEncoder() async throws {
+        let core = try await Fixtures.core()
+        for (layer, parameters) in [(0, QueryParameters(where: "1=1")), (3, QueryParameters(where: "1=1", outSR: .wgs84)),
+                                    (0, QueryParameters(where: "1=1", returnGeometry: false, resultRecordCount: 2)),
+                                    (1, QueryParameters(outSR: .wgs84))] {
+            let answer = try await core.query(service: "TreesOfPortland", layer: layer, parameters, as: .anonymous)
+            let set = try #require(answer.featureSet)
+            #expect(String(buffer: FeatureSetBytes.buffer(set)) == (try OrderedJSONEncoder().encodeText(set)))
+        }
+    }
+}

@@ -31,8 +31,15 @@ public enum ArcGISResponse {
     /// Encodes a document value (metadata, GeoJSON) keeping its member order; indented for `f=pjson`.
     public static func document(_ value: JSON, context: MapRulesRequestContext, contentType: String = "application/json; charset=utf-8",
                                 status: HTTPResponse.Status = .ok) -> Response {
-        let text = Format(context.arguments) == .pjson ? PrettyJSON.text(value) : value.text
-        return bytes(Data(text.utf8), contentType: contentType, status: status)
+        if Format(context.arguments) == .pjson {
+            return bytes(Data(PrettyJSON.text(value).utf8), contentType: contentType, status: status)
+        }
+        return buffer(JSONBytes.buffer(value), contentType: contentType, status: status)
+    }
+
+    /// JSON already written to bytes.
+    static func buffer(_ buffer: ByteBuffer, contentType: String = "application/json; charset=utf-8", status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: contentType, .cacheControl: "no-cache"], body: ResponseBody(byteBuffer: buffer))
     }
 
     static func bytes(_ data: Data, contentType: String, status: HTTPResponse.Status = .ok, extraHeaders: HTTPFields = [:]) -> Response {

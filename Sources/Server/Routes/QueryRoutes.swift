@@ -35,6 +35,9 @@ struct QueryRoutes {
         if format == .geojson, let set = answer.featureSet {
             return ArcGISResponse.document(set.geoJSON(), context: context, contentType: "application/geo+json; charset=utf-8")
         }
+        if format == .json, case .features(let set) = answer {
+            return ArcGISResponse.buffer(FeatureSetBytes.buffer(set))
+        }
         return try ArcGISResponse.json(answer, context: context)
     }
 
