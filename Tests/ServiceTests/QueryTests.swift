@@ -235,3 +235,25 @@ enum SampleCopy {
         #expect(try await page(2_100) == Array(ids[2_100..<2_200]))
     }
 }
+
+@Suite struct WhereLimitsTests {
+    @Test func pathologicalClausesAreRefusedNotCrashed() async throws {
+        let core = try await Fixtures.core()
+        let deep = String(repeating: "(", count: 10_000) + "1=1" + String(repeating: ")", count: 10_000)
+        await expectServiceError(400) { _ = try await core.count("TreesOfPortland", 0, where: deep) }
+        let nots = String(repeating: "NOT ", count: 10_000) + "1=1"
+        await expectServiceError(400) { _ = try await core.count("TreesOfPortland", 0, where: nots) }
+        let chain = (0..<5_000).map { "OBJECTID = \($0)" }.joined(separator: " OR ")
+        await expectServiceError(400) { _ = try await core.count("TreesOfPortland", 0, where: chain) }
+        let list = "OBJECTID IN (" + (0..<20_000).map(String.init).joined(separator: ",") + ")"
+        await expectServiceError(400) { _ = try await core.count("TreesOfPortland", 0, where: list) }
+        // Within the bounds, long clauses work.
+        let ok = (0..<400).map { "OBJECTID = \($0)" }.joined(separator: " OR ")
+        #expect(try await core.count("TreesOfPortland", 0, where: ok) >= 20)
+        let wide = "OBJECTID IN (" + (0..<5_000).map(String.init).joined(separator: ",") + ")"
+        #expect(try await core.count("TreesOfPortland", 0, where: wide) >= 20)
+        await expectServiceError(400) {
+            _ = try await core.query(service: "TreesOfPortland", layer: 0, QueryParameters(objectIds: Array(0..<40_000)), as: .anonymous)
+        }
+    }
+}

@@ -55,6 +55,9 @@ struct QueryPlan {
             whereSQL = nil
         }
         order = try compiler.orderBy(parameters.orderByFields)
+        if let ids = parameters.objectIds, ids.count > 30_000 {
+            throw ServiceError.invalidQuery("objectIds lists \(ids.count) ids; ask for at most 30000 at a time.")
+        }
 
         let requested = parameters.outFields ?? []
         if requested.isEmpty || requested.contains("*") {

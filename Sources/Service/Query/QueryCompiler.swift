@@ -20,8 +20,11 @@ struct QueryCompiler {
 
     func compile(_ expression: WhereExpression) -> SQL {
         switch expression {
-        case .and(let a, let b): return "(\(compile(a)) AND \(compile(b)))"
-        case .or(let a, let b): return "(\(compile(a)) OR \(compile(b)))"
+        // Chains are written flat (`(a OR b OR c)`), not nested: SQLite's parser has a bounded stack.
+        case .and:
+            return "(\(Self.flatten(expression, and: true).map(compile).joined(separator: " AND ")))"
+        case .or:
+            return "(\(Self.flatten(expression, and: false).map(compile).joined(separator: " OR ")))"
         case .not(let a): return "(NOT \(compile(a)))"
         case .compare(let l, let op, let r):
             let (left, right) = (operand(l, peer: r), operand(r, peer: l))
@@ -50,6 +53,20 @@ struct QueryCompiler {
         case .isNull(let v, let negated):
             return negated ? "(\(operand(v, peer: nil)) IS NOT NULL)" : "(\(operand(v, peer: nil)) IS NULL)"
         }
+    }
+
+    /// The operands of a chain of ANDs (or ORs), left to right.
+    static func flatten(_ expression: WhereExpression, and: Bool) -> [WhereExpression] {
+        var result: [WhereExpression] = []
+        var stack = [expression]
+        while let next = stack.popLast() {
+            switch next {
+            case .and(let a, let b) where and: stack.append(b); stack.append(a)
+            case .or(let a, let b) where !and: stack.append(b); stack.append(a)
+            default: result.append(next)
+            }
+        }
+        return result
     }
 
     /// A literal compared with a field is converted to that field's stored form: a date string to epoch

@@ -64,6 +64,23 @@ public struct WhereParser {
     private var tokens: [Token] = []
     private var position = 0
     private let resolveField: (String) -> FieldDefinition?
+    private var nesting = 0
+    private var predicates = 0
+    private var literals = 0
+
+    /// Bounds that keep parsing, compiling and SQLite's expression depth and bound variables in range.
+    static let maximumNesting = 32
+    static let maximumPredicates = 500
+    static let maximumLiterals = 10_000
+
+    private mutating func enter(at offset: Int) throws(WhereSyntaxError) {
+        nesting += 1
+        guard nesting <= Self.maximumNesting else {
+            throw WhereSyntaxError(offset: offset, message: "the clause nests deeper than \(Self.maximumNesting) levels")
+        }
+    }
+
+    private mutating func leave() { nesting -= 1 }
 
     static let keywords: Set<String> = ["AND", "OR", "NOT", "IN", "BETWEEN", "LIKE", "IS", "NULL", "DATE", "TIMESTAMP", "ESCAPE", "UPPER", "LOWER"]
 
@@ -236,7 +253,12 @@ public struct WhereParser {
     }
 
     private mutating func parseNot() throws(WhereSyntaxError) -> WhereExpression {
-        if accept(keyword: "NOT") { return .not(try parseNot()) }
+        let offset = peek.offset
+        if accept(keyword: "NOT") {
+            try enter(at: offset)
+            defer { leave() }
+            return .not(try parseNot())
+        }
         return try parsePredicate()
     }
 
@@ -265,10 +287,15 @@ public struct WhereParser {
 
     private mutating func parsePredicate() throws(WhereSyntaxError) -> WhereExpression {
         if peek.kind == .symbol("("), parenthesisOpensCondition() {
-            _ = advance()
+            try enter(at: advance().offset)
+            defer { leave() }
             let inner = try parseOr()
             try expect(symbol: ")", "')' closing the parenthesis")
             return inner
+        }
+        predicates += 1
+        guard predicates <= Self.maximumPredicates else {
+            throw WhereSyntaxError(offset: peek.offset, message: "the clause has more than \(Self.maximumPredicates) conditions")
         }
         let left = try parseOperand()
         let negated = accept(keyword: "NOT")
@@ -309,6 +336,10 @@ public struct WhereParser {
 
     private mutating func parseOperand() throws(WhereSyntaxError) -> WhereOperand {
         let token = advance()
+        literals += 1
+        guard literals <= Self.maximumLiterals else {
+            throw WhereSyntaxError(offset: token.offset, message: "the clause has more than \(Self.maximumLiterals) values")
+        }
         switch token.kind {
         case .integer(let i): return .integer(i)
         case .real(let d): return .real(d)
@@ -322,6 +353,8 @@ public struct WhereParser {
             default: throw WhereSyntaxError(offset: next.offset, message: "expected a number after the sign, found \(Self.describe(next.kind))")
             }
         case .symbol("("):
+            try enter(at: token.offset)
+            defer { leave() }
             let inner = try parseOperand()
             try expect(symbol: ")", "')'")
             return inner
@@ -338,7 +371,8 @@ public struct WhereParser {
             }
             if upper == "UPPER" || upper == "LOWER" {
                 guard peek.kind == .symbol("(") else { throw WhereSyntaxError(offset: peek.offset, message: "expected '(' after \(upper)") }
-                _ = advance()
+                try enter(at: advance().offset)
+                defer { leave() }
                 let inner = try parseOperand()
                 try expect(symbol: ")", "')' closing \(upper)(")
                 return upper == "UPPER" ? .upper(inner) : .lower(inner)
