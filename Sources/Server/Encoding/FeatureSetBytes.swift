@@ -50,7 +50,7 @@ enum FeatureSetBytes {
         buffer.writeInteger(UInt8(ascii: "]"))
         if let exceeded = set.exceededTransferLimit {
             buffer.writeStaticString(",\"exceededTransferLimit\":")
-            exceeded ? buffer.writeStaticString("true") : buffer.writeStaticString("false")
+            buffer.writeStaticString(exceeded ? "true" : "false")
         }
         buffer.writeInteger(UInt8(ascii: "}"))
         return buffer

@@ -13,7 +13,7 @@ enum JSONBytes {
     static func write(_ value: JSON, into buffer: inout ByteBuffer) {
         switch value {
         case .null: buffer.writeStaticString("null")
-        case .bool(let b): b ? buffer.writeStaticString("true") : buffer.writeStaticString("false")
+        case .bool(let b): buffer.writeStaticString(b ? "true" : "false")
         case .int(let i): buffer.writeString(String(i))
         case .double(let d):
             if !d.isFinite { buffer.writeStaticString("null") }
@@ -43,18 +43,14 @@ enum JSONBytes {
 
     static func writeString(_ string: String, into buffer: inout ByteBuffer) {
         buffer.writeInteger(UInt8(ascii: "\""))
-        var utf8 = string.utf8
         // Most strings need no escaping: copy them in one go.
-        let needsEscaping = utf8.withContiguousStorageIfAvailable { bytes in
+        let needsEscaping = string.utf8.withContiguousStorageIfAvailable { bytes in
             bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
         } ?? true
         if !needsEscaping {
             buffer.writeString(string)
         } else {
-            var copy = string
-            copy.makeContiguousUTF8()
-            utf8 = copy.utf8
-            for byte in utf8 {
+            for byte in string.utf8 {
                 switch byte {
                 case UInt8(ascii: "\""): buffer.writeStaticString("\\\"")
                 case UInt8(ascii: "\\"): buffer.writeStaticString("\\\\")
