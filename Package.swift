@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Rules", targets: ["Rules"]),
         .library(name: "Report", targets: ["Report"]),
         .library(name: "Service", targets: ["Service"]),
+        .library(name: "Server", targets: ["Server"]),
         .executable(name: "maprules", targets: ["maprules"]),
     ],
     dependencies: [
@@ -17,6 +18,14 @@ let package = Package(
         .package(url: "https://github.com/onevcat/Rainbow", from: "4.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.5.0"),
     ],
     targets: [
         .target(name: "WebMap"),
@@ -33,11 +42,30 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ]
         ),
+        // The HTTP face of the service core (Hummingbird 2): routes per resource group, auth middleware,
+        // request decoding, the portal facade, TLS with a generated self-signed certificate.
+        .target(
+            name: "Server",
+            dependencies: [
+                "Service", "WebMap",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+            ]
+        ),
         .executableTarget(
             name: "maprules",
             dependencies: [
-                "WebMap", "JSONSchema", "Rules", "Report", "Rainbow",
+                "WebMap", "JSONSchema", "Rules", "Report", "Rainbow", "Server", "Service",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Validation-only throughput for Benchmarks/schema-throughput.sh.
@@ -51,6 +79,16 @@ let package = Package(
         .testTarget(name: "ReportTests", dependencies: ["Report", "Rules", "WebMap"]),
         .testTarget(name: "CLITests", dependencies: ["Report", "Rules", "WebMap", "JSONSchema"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Rules", "WebMap", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: [
+                "Server", "Service",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v5]
 )

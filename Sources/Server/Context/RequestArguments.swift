@@ -1,0 +1,135 @@
+import Foundation
+import Service
+
+/// The parameters of one request: the query string and, for POST, the form body
+/// (`application/x-www-form-urlencoded` or `multipart/form-data`), merged, with names matched without
+/// regard to case (as ArcGIS Server does). A body value wins over a query-string value of the same name.
+/// Unknown parameters are simply never asked for.
+public struct RequestArguments: Sendable {
+    /// An uploaded file of a multipart body (`addAttachment`'s `attachment` part).
+    public struct UploadedFile: Sendable, Equatable {
+        public var filename: String
+        public var contentType: String
+        public var data: Data
+    }
+
+    private var values: [String: String] = [:]
+    private var files: [String: UploadedFile] = [:]
+
+    public init() {}
+
+    /// Adds (or replaces) a value; `name` is matched case-insensitively later.
+    public mutating func set(_ name: String, _ value: String) { values[name.lowercased()] = value }
+
+    mutating func set(file: UploadedFile, named name: String) { files[name.lowercased()] = file }
+
+    /// Adds every parameter of `other`, replacing values of the same name.
+    mutating func merge(_ other: RequestArguments) {
+        values.merge(other.values) { _, new in new }
+        files.merge(other.files) { _, new in new }
+    }
+
+    /// The names present (lower-cased), for tests and diagnostics.
+    public var names: [String] { values.keys.sorted() }
+
+    // MARK: Typed access
+
+    /// The text of `name`, or nil when absent. An empty value counts as absent, as ArcGIS reads it.
+    public func string(_ name: String) -> String? {
+        guard let value = values[name.lowercased()], !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// The uploaded file of the multipart part `name`.
+    public func file(_ name: String) -> UploadedFile? { files[name.lowercased()] }
+
+    /// `true` / `false` (any case); absent gives `default`; anything else is a 400 naming the parameter.
+    public func bool(_ name: String, default defaultValue: Bool) throws -> Bool {
+        try optionalBool(name) ?? defaultValue
+    }
+
+    public func optionalBool(_ name: String) throws -> Bool? {
+        guard let text = string(name)?.trimmingCharacters(in: .whitespaces) else { return nil }
+        switch text.lowercased() {
+        case "true", "1", "yes": return true
+        case "false", "0", "no": return false
+        default: throw ServiceError.invalidParameter("\(name) must be true or false, not '\(text.prefix(40))'.")
+        }
+    }
+
+    public func int(_ name: String) throws -> Int? {
+        guard let text = string(name)?.trimmingCharacters(in: .whitespaces) else { return nil }
+        guard let value = Int(text) else { throw ServiceError.invalidParameter("\(name) must be an integer, not '\(text.prefix(40))'.") }
+        return value
+    }
+
+    /// A JSON-valued parameter (sent as a JSON string), parsed.
+    public func json(_ name: String) throws -> JSON? {
+        guard let text = string(name) else { return nil }
+        do { return try JSON.parse(text) } catch let error as ServiceError {
+            throw ServiceError.invalidParameter("\(name) is \(error.details.first ?? "not valid JSON").")
+        }
+    }
+
+    /// A spatial reference given as `4326` or `{"wkid": 4326}`.
+    public func spatialReference(_ name: String) throws -> SpatialReference? {
+        guard let json = try json(name) else { return nil }
+        guard let reference = SpatialReference(json: json) else {
+            throw ServiceError.invalidParameter("\(name) must be a well-known id (4326, 3857...) or {\"wkid\": n}.")
+        }
+        return reference
+    }
+
+    /// A comma list of integers (object ids, attachment ids).
+    public func integers(_ name: String) throws -> [Int64]? {
+        guard let text = string(name) else { return nil }
+        // JSON arrays are accepted too: `[1,2,3]`.
+        let list = text.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return try QueryParameters.parseObjectIds(list)
+    }
+
+    // MARK: Decoding bodies
+
+    /// Parses `a=1&b=x+y%21` (plus as space, percent-escapes as UTF-8).
+    public static func formURLEncoded(_ text: Substring) -> RequestArguments {
+        var arguments = RequestArguments()
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = decodeComponent(parts[0])
+            let value = parts.count > 1 ? decodeComponent(parts[1]) : ""
+            guard !name.isEmpty else { continue }
+            arguments.set(name, value)
+        }
+        return arguments
+    }
+
+    /// Percent-decoding that never fails: an invalid escape is kept as written.
+    static func decodeComponent(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = Array(text.utf8)[...]
+        while let byte = iterator.popFirst() {
+            switch byte {
+            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                if iterator.count >= 2, let high = hexValue(iterator[iterator.startIndex]), let low = hexValue(iterator[iterator.startIndex + 1]) {
+                    bytes.append(high << 4 | low)
+                    iterator = iterator.dropFirst(2)
+                } else {
+                    bytes.append(byte)
+                }
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}

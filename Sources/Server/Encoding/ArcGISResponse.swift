@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+import Service
+
+/// How answers are written: JSON (`f=json`, the default), pretty JSON (`f=pjson`), GeoJSON where a
+/// route supports it (`f=geojson`). Errors are HTTP 200 with an Esri error document, as ArcGIS
+/// Server answers them.
+public enum ArcGISResponse {
+    /// The output format a request asks for.
+    public enum Format: Sendable, Equatable {
+        case json, pjson, geojson
+
+        init(_ arguments: RequestArguments) {
+            switch arguments.string("f")?.lowercased() {
+            case "pjson": self = .pjson
+            case "geojson": self = .geojson
+            default: self = .json
+            }
+        }
+    }
+
+    /// Encodes any `Encodable` answer of the core, keeping member order (attributes in field order).
+    public static func json(_ value: some Encodable, context: MapRulesRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
+        let document: JSON
+        do { document = try OrderedJSONEncoder().encode(value) } catch {
+            throw ServiceError.internal("The answer could not be encoded: \(error)")
+        }
+        return self.document(document, context: context, status: status)
+    }
+
+    /// Encodes a document value (metadata, GeoJSON) keeping its member order; indented for `f=pjson`.
+    public static func document(_ value: JSON, context: MapRulesRequestContext, contentType: String = "application/json; charset=utf-8",
+                                status: HTTPResponse.Status = .ok) -> Response {
+        if Format(context.arguments) == .pjson {
+            return bytes(Data(PrettyJSON.text(value).utf8), contentType: contentType, status: status)
+        }
+        return buffer(JSONBytes.buffer(value), contentType: contentType, status: status)
+    }
+
+    /// JSON already written to bytes.
+    static func buffer(_ buffer: ByteBuffer, contentType: String = "application/json; charset=utf-8", status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: contentType, .cacheControl: "no-cache"], body: ResponseBody(byteBuffer: buffer))
+    }
+
+    static func bytes(_ data: Data, contentType: String, status: HTTPResponse.Status = .ok, extraHeaders: HTTPFields = [:]) -> Response {
+        var headers: HTTPFields = [.contentType: contentType]
+        headers.append(contentsOf: extraHeaders)
+        headers[.cacheControl] = "no-cache"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// `{"error": {"code", "message", "details"}}`, HTTP 200 (ArcGIS REST style).
+    public static func error(_ error: ServiceError, status: HTTPResponse.Status = .ok) -> Response {
+        let body: JSON = .object([("error", .object([
+            ("code", .int(error.code)),
+            ("message", .string(error.message)),
+            ("details", .array(error.details.map(JSON.string))),
+        ]))])
+        return bytes(Data(body.text.utf8), contentType: "application/json; charset=utf-8", status: status)
+    }
+
+    /// `{"success": false, "error": {"extendedCode", "message", "details"}}` (version management style).
+    public static func versionManagementError(_ error: ServiceError) -> Response {
+        let body: JSON = .object([
+            ("success", .bool(false)),
+            ("error", .object([
+                ("code", .int(error.code)),
+                ("extendedCode", .int(error.extendedCode ?? -2147467259)),
+                ("message", .string(error.message)),
+                ("details", .array(error.details.map(JSON.string))),
+            ])),
+        ])
+        return bytes(Data(body.text.utf8), contentType: "application/json; charset=utf-8")
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Hummingbird
+import Service
+import WebMap
+
+/// `<layer>/query` and `<layer>/queryRelatedRecords`, with the decoding of their parameters.
+struct QueryRoutes {
+    let core: ServiceCore
+
+    func register(on router: some RouterMethods<MapRulesRequestContext>) {
+        let group = router.group(FeatureServerRoutes.prefix)
+        group.getAndPost(":layer/query", use: query)
+        group.getAndPost(":layer/queryRelatedRecords", use: queryRelatedRecords)
+        group.getAndPost(":layer/:oid", use: feature)
+    }
+
+    /// `<layer>/<oid>`: one feature, `{"feature": {"attributes", "geometry"}}`.
+    @Sendable func feature(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
+        let layerId = try context.integer("layer")
+        let objectId = Int64(try context.integer("oid"))
+        let answer = try await core.query(service: try context.serviceName(), layer: layerId,
+                                          QueryParameters(objectIds: [objectId], outSR: try context.arguments.spatialReference("outSR"),
+                                                          gdbVersion: context.arguments.string("gdbVersion")), as: context.caller)
+        guard let feature = answer.featureSet?.features.first else {
+            throw ServiceError.objectNotFound(Int(objectId), layer: "Layer \(layerId)")
+        }
+        return try ArcGISResponse.json(["feature": feature], context: context)
+    }
+
+    @Sendable func query(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
+        let format = ArcGISResponse.Format(context.arguments)
+        var parameters = try QueryParameters(arguments: context.arguments)
+        if format == .geojson && parameters.outSR == nil { parameters.outSR = .wgs84 }
+        let answer = try await core.query(service: try context.serviceName(), layer: try context.integer("layer"), parameters, as: context.caller)
+        if format == .geojson, let set = answer.featureSet {
+            return ArcGISResponse.document(set.geoJSON(), context: context, contentType: "application/geo+json; charset=utf-8")
+        }
+        if format == .json, case .features(let set) = answer {
+            return ArcGISResponse.buffer(FeatureSetBytes.buffer(set))
+        }
+        return try ArcGISResponse.json(answer, context: context)
+    }
+
+    @Sendable func queryRelatedRecords(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
+        let parameters = try RelatedRecordsParameters(arguments: context.arguments)
+        let answer = try await core.queryRelatedRecords(service: try context.serviceName(), layer: try context.integer("layer"),
+                                                        parameters, as: context.caller)
+        return try ArcGISResponse.json(answer, context: context)
+    }
+}
+
+extension QueryParameters {
+    /// Reads the `query` parameters of service.md; unknown ones are ignored, malformed ones refused
+    /// with a 400 that names them.
+    init(arguments a: RequestArguments) throws {
+        self.init()
+        whereClause = a.string("where")
+        objectIds = try a.integers("objectIds")
+        outFields = a.string("outFields").map(QueryParameters.parseFieldList)
+        returnGeometry = try a.bool("returnGeometry", default: true)
+        if let text = a.string("geometry") {
+            var type: GeometryType?
+            if let typeText = a.string("geometryType") {
+                guard let parsed = GeometryType(rawValue: typeText) ?? GeometryType.allCases.first(where: { $0.rawValue.caseInsensitiveCompare(typeText) == .orderedSame }) else {
+                    throw ServiceError.invalidQuery("geometryType '\(typeText.prefix(40))' is not one of \(GeometryType.allCases.map(\.rawValue).joined(separator: ", ")).")
+                }
+                type = parsed
+            }
+            do {
+                let parsed = try Geometry.parse(parameter: text, type: type)
+                geometry = parsed.geometry
+                inSR = parsed.spatialReference
+            } catch let error as ServiceError {
+                throw error
+            } catch {
+                throw ServiceError.invalidQuery("geometry: \(error)")
+            }
+        }
+        if let reference = try a.spatialReference("inSR") { inSR = reference }
+        if let text = a.string("spatialRel") {
+            guard let relation = SpatialRelation(parameter: text) else {
+                throw ServiceError.invalidQuery("spatialRel '\(text.prefix(40))' is not supported (intersects, contains, within, envelope-intersects).")
+            }
+            spatialRelation = relation
+        }
+        outSR = try a.spatialReference("outSR")
+        orderByFields = a.string("orderByFields")
+        resultOffset = try a.int("resultOffset")
+        resultRecordCount = try a.int("resultRecordCount")
+        returnCountOnly = try a.bool("returnCountOnly", default: false)
+        returnIdsOnly = try a.bool("returnIdsOnly", default: false)
+        returnExtentOnly = try a.bool("returnExtentOnly", default: false)
+        if let text = a.string("outStatistics") { outStatistics = try StatisticDefinition.parse(text) }
+        groupByFieldsForStatistics = a.string("groupByFieldsForStatistics").map(QueryParameters.parseFieldList)
+        gdbVersion = a.string("gdbVersion")
+    }
+}
+
+extension RelatedRecordsParameters {
+    /// Reads the `queryRelatedRecords` parameters (`relationshipId` required).
+    init(arguments a: RequestArguments) throws {
+        guard let relationshipId = try a.int("relationshipId") else { throw ServiceError.invalidQuery("relationshipId is required.") }
+        self.init(relationshipId: relationshipId, objectIds: try a.integers("objectIds") ?? [],
+                  outFields: a.string("outFields").map(QueryParameters.parseFieldList),
+                  definitionExpression: a.string("definitionExpression"),
+                  returnGeometry: try a.bool("returnGeometry", default: true),
+                  outSR: try a.spatialReference("outSR"),
+                  orderByFields: a.string("orderByFieldsForRelated") ?? a.string("orderByFields"),
+                  returnCountOnly: try a.bool("returnCountOnly", default: false),
+                  gdbVersion: a.string("gdbVersion"))
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+import Logging
+import Service
+
+/// `maprules serve`: opens the core, prints where everything is, serves until SIGINT/SIGTERM, and
+/// finishes in-flight requests before it returns.
+public struct ServeSession: Sendable {
+    /// What `maprules serve` was asked for.
+    public struct Request: Sendable {
+        public var folders: [String]
+        public var database: String
+        public var usersFile: String?
+        public var server: MapRulesServer.Options
+
+        public init(folders: [String], database: String, usersFile: String?, server: MapRulesServer.Options) {
+            self.folders = folders
+            self.database = database
+            self.usersFile = usersFile
+            self.server = server
+        }
+    }
+
+    public let request: Request
+    /// Where start-up lines go (standard output by default, unbuffered so scripts can read the port).
+    public let print: @Sendable (String) -> Void
+
+    public init(_ request: Request, print: @escaping @Sendable (String) -> Void = ServeSession.standardOutput) {
+        self.request = request
+        self.print = print
+    }
+
+    public static let standardOutput: @Sendable (String) -> Void = { line in
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    public func run() async throws {
+        if request.database != ":memory:" {
+            let directory = (request.database as NSString).deletingLastPathComponent
+            if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        }
+        let core = try await ServiceCore.open(ServiceCore.Configuration(database: request.database, sampleFolders: request.folders,
+                                                                        usersFile: request.usersFile))
+        var logger = Logger(label: "maprules.serve")
+        logger.logLevel = .info
+        let print = self.print
+        let startup = core.startup
+        let options = request.server
+        let database = request.database
+        let app = try MapRulesServer.application(core: core, options: options, logger: logger) { running in
+            print("MapRules feature service: \(running.baseURL)")
+            print("  port: \(running.port)")
+            var notes: [String] = []
+            if !startup.loaded.isEmpty { notes.append("loaded \(startup.loaded.joined(separator: ", ")) from their folders") }
+            if !startup.reused.isEmpty { notes.append("kept \(startup.reused.joined(separator: ", ")) as stored") }
+            print("  database: \(database)" + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"))
+            for name in core.serviceNames {
+                print("  \(name): \(running.baseURL)/rest/services/\(name)/FeatureServer")
+                if (try? core.service(name).isBranchVersioned) == true {
+                    print("  \(name): \(running.baseURL)/rest/services/\(name)/VersionManagementServer")
+                }
+            }
+            print("  portal: \(running.baseURL)/sharing/rest (token: POST \(running.baseURL)/sharing/rest/generateToken)")
+            if let certificate = running.certificate {
+                print("  TLS: self-signed certificate, SHA-256 \(certificate.fingerprint) (clients must not verify it, e.g. verify_cert=False)")
+            }
+            for warning in startup.warnings { print("warning: \(warning)") }
+            if options.host != "127.0.0.1" && options.host != "localhost" && options.host != "::1" && !core.requiresAuthentication {
+                print("warning: listening on \(options.host) with anonymous full access: anyone who reaches this address may edit.")
+            }
+            print("Listening; one log line per request. Stop with Ctrl-C (SIGINT) or SIGTERM.")
+        }
+        try await app.runService()
+        print("MapRules feature service stopped.")
+    }
+}
+
+/// A one-line log format for `maprules serve`: `2026-01-01T12:00:00Z GET /path 200 1.2ms user=editor01`.
+public struct ServeLogHandler: LogHandler {
+    public var logLevel: Logger.Level = .info
+    public var metadata: Logger.Metadata = [:]
+    let label: String
+
+    public init(label: String) { self.label = label }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        let stamp = Date().ISO8601Format()
+        let prefix = event.level >= .warning ? "\(event.level): " : ""
+        FileHandle.standardError.write(Data("\(stamp) \(prefix)\(event.message)\n".utf8))
+    }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Server
+import Service
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve sample folders as ArcGIS feature services (with branch versioning, tokens and a minimal portal).",
+        discussion: """
+            With no DIR it serves Samples/TreesOfPortland and Samples/DamageAssessment with the sample users of
+            Samples/users.json (editor01, editor02, admin). Example:
+              maprules serve --port 0
+              esri2geojson http://127.0.0.1:PORT/arcgis/rest/services/TreesOfPortland/FeatureServer/0 -
+            """
+    )
+
+    @Argument(help: "Sample folders to serve (service metadata + features); default: the shipped samples.")
+    var directories: [String] = []
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on; 0 picks a free one and prints it.")
+    var port = 8080
+
+    @Option(help: "SQLite database file (created and loaded on first start), or :memory:.")
+    var database = ".maprules/service.sqlite"
+
+    @Option(help: "PostgreSQL connection URL (not supported yet).")
+    var postgres: String?
+
+    @Option(help: "Users file (JSON); default with no DIR: Samples/users.json; otherwise none (anonymous full access).")
+    var users: String?
+
+    @Flag(help: "Serve HTTPS with a self-signed certificate made at start.")
+    var tls = false
+
+    @Option(name: .customLong("body-limit"), help: "Largest accepted request body: bytes, or with a K/M/G suffix.")
+    var bodyLimit = "64M"
+
+    func run() throws {
+        if postgres != nil {
+            throw CommandFailure("--postgres is not supported yet: serve with SQLite (--database FILE or :memory:).")
+        }
+        guard (0...65535).contains(port) else { throw CommandFailure("--port must be between 0 and 65535, not \(port).") }
+        guard let limit = Self.byteCount(bodyLimit), limit > 0 else {
+            throw CommandFailure("--body-limit must be a positive byte count such as 1048576, 512K or 64M, not '\(bodyLimit)'.")
+        }
+        var folders = directories
+        var usersFile = users
+        if folders.isEmpty {
+            folders = ["Samples/TreesOfPortland", "Samples/DamageAssessment"]
+            usersFile = usersFile ?? "Samples/users.json"
+            guard folders.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) else {
+                throw CommandFailure("no DIR given and the shipped samples are not under ./Samples: run from the repository root or name folders.")
+            }
+        }
+        for folder in folders where !FileManager.default.fileExists(atPath: folder) {
+            throw CommandFailure("cannot read the folder '\(folder)'.")
+        }
+
+        LoggingSystem.bootstrap { ServeLogHandler(label: $0) }
+        let session = ServeSession(.init(folders: folders, database: database, usersFile: usersFile,
+                                         server: .init(host: host, port: port, tls: tls, bodyLimit: limit, portalFolders: folders)))
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do { try await session.run() } catch { outcome.error = error }
+            done.signal()
+        }
+        done.wait()
+        if let error = outcome.error { throw CommandFailure(String(describing: error)) }
+    }
+
+    /// `1048576`, `512K`, `64M`, `1G` (binary multiples).
+    static func byteCount(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased().replacingOccurrences(of: "B", with: "")
+        let multipliers: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        if let last = trimmed.last, let multiplier = multipliers[last] {
+            return Int(trimmed.dropLast()).map { $0 * multiplier }
+        }
+        return Int(trimmed)
+    }
+}
+
+/// The result of the server task, handed back to the blocked command thread.
+private final class Outcome: @unchecked Sendable {
+    var error: (any Error)?
+}
