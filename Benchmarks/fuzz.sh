@@ -111,7 +111,7 @@ say "fuzzing for ${seconds}s (log: $log) ..."
 # Swift's own crash handler (SWIFT_BACKTRACE) would trip ASan while reading the crashed stack and leave a
 # swift-backtrace process behind; with it off, libFuzzer and ASan print the stack themselves.
 export SWIFT_BACKTRACE=enable=no
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}"
 "$binary" "${args[@]}" "$@" "$corpus" "$seeds" > "$log" 2>&1 &
 fuzzer=$!
 tail -n +1 -f --pid="$fuzzer" "$log" >&2 &
