@@ -148,7 +148,7 @@ public final class Linter: @unchecked Sendable {
         var configuration: RuleConfiguration
         if let given = options.configuration {
             configuration = given
-        } else if let found = ConfigurationFile.find(from: path) {
+        } else if let found = configurationPath(forFileIn: path) {
             lock.lock()
             let cached = configurationCache[found]
             lock.unlock()
@@ -167,6 +167,22 @@ public final class Linter: @unchecked Sendable {
         configuration.commandLine = options.commandLineRules
         return configuration
     }
+
+    /// The `.maprules.json` governing files in `path`'s folder, looked up once per folder (a directory of
+    /// thousands of maps would otherwise walk up to the root for each).
+    private func configurationPath(forFileIn path: String) -> String? {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        lock.lock()
+        if let cached = configurationPaths[folder] { lock.unlock(); return cached }
+        lock.unlock()
+        let found = ConfigurationFile.find(from: path)
+        lock.lock()
+        configurationPaths[folder] = .some(found)
+        lock.unlock()
+        return found
+    }
+
+    private var configurationPaths: [String: String?] = [:]
 
     private func resolver(forMap path: String, isPopup: Bool) throws -> MetadataResolver {
         var snapshots: [ServicesSnapshot] = []
