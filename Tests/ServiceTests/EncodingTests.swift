@@ -53,19 +53,21 @@ import Testing
     }
 }
 
-@Suite struct FlatJSONTests {
+@Suite struct StoredAttributeTests {
     @Test func readsStoredAttributeObjects() throws {
         let text = #"{"a":1,"b":-2.5e3,"c":"x\"y\\z\n\u00e9\ud83d\ude00","d":null,"e":true,"f":"plain é"}"#
-        let parsed = try #require(FlatJSON.parseObject(text))
+        let parsed = try AttributeValue.members(ofStoredObject: text)
         #expect(parsed.map(\.0) == ["a", "b", "c", "d", "e", "f"])
         #expect(parsed[0].1 == .int(1))
         #expect(parsed[1].1 == .double(-2500))
         #expect(parsed[2].1 == .string("x\"y\\z\né😀"))
         #expect(parsed[3].1 == .null)
+        #expect(parsed[4].1 == .int(1))
         #expect(parsed[5].1 == .string("plain é"))
-        #expect(FlatJSON.parseObject(#"{"a":{"nested":1}}"#) == nil)
-        #expect(FlatJSON.parseObject(#"{"a":1"#) == nil)
-        #expect(FlatJSON.parseObject("{}")?.isEmpty == true)
+        // Nested values are not attribute values; malformed text is refused.
+        #expect(try AttributeValue.members(ofStoredObject: #"{"a":{"nested":1}}"#).first?.1 == .null)
+        #expect(throws: ServiceError.self) { try AttributeValue.members(ofStoredObject: #"{"a":1"#) }
+        #expect(try AttributeValue.members(ofStoredObject: "{}").isEmpty)
         // Round trip with the writer.
         let attributes = Attributes([("s", .string("tab\there \"q\" \u{1}")), ("n", .double(0.1)), ("i", .int(-7))])
         #expect(try RowStore.decodeAttributes(attributes.json.text) == attributes)

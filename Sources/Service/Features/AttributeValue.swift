@@ -1,4 +1,5 @@
 import Foundation
+import WebMap
 
 /// One attribute value as stored and served: JSON scalars only (dates are epoch milliseconds, GUIDs braced
 /// upper-case strings).
@@ -35,6 +36,26 @@ public enum AttributeValue: Sendable, Hashable, Codable, CustomStringConvertible
         case .double(let d): self = .double(d)
         case .string(let s): self = .string(s)
         }
+    }
+
+    /// The value of a parsed JSON node (WebMap's parser), read the same way as `init(_ json:)`.
+    public init(_ node: JSONNode) {
+        switch node.value {
+        case .null, .array, .object: self = .null
+        case .bool(let b): self = .int(b ? 1 : 0)
+        case .number(let n): self = n.int.map { .int(Int64($0)) } ?? .double(n.double)
+        case .string(let s): self = .string(s)
+        }
+    }
+
+    /// The members of a stored attributes (or point geometry) object, read with the project's one JSON
+    /// parser, straight from its tree.
+    static func members(ofStoredObject text: String) throws -> [(String, AttributeValue)] {
+        let root: JSONNode
+        do { root = try JSONParser.parse(text).root } catch {
+            throw ServiceError.invalidParameter("stored JSON is not valid at character \(error.offset): \(error.message)")
+        }
+        return (root.object?.members ?? []).map { ($0.key, AttributeValue($0.value)) }
     }
 
     public var json: JSON {

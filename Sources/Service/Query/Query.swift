@@ -216,12 +216,9 @@ struct QueryPlan {
 
     func feature(attributes text: String, geometry: String?, withGeometry: Bool) throws -> Feature {
         var lookup: [String: AttributeValue] = [:]
-        if let members = FlatJSON.parseObject(text) {
-            lookup.reserveCapacity(members.count)
-            for (key, value) in members { lookup[key] = value }
-        } else if case .object(let members) = try JSON.parse(text) {
-            for (key, value) in members { lookup[key] = AttributeValue(value) }
-        }
+        let members = try AttributeValue.members(ofStoredObject: text)
+        lookup.reserveCapacity(members.count)
+        for (key, value) in members { lookup[key] = value }
         var attributes = Attributes()
         for name in outFields { attributes.appendUnchecked(name, lookup[name] ?? .null) }
         var shape: Geometry?

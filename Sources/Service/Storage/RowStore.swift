@@ -79,14 +79,13 @@ enum RowStore {
     }
 
     static func decodeAttributes(_ text: String) throws -> Attributes {
-        if let members = FlatJSON.parseObject(text) { return Attributes(members.map { (name: $0.0, value: $0.1) }) }
-        return Attributes(json: try JSON.parse(text))
+        Attributes(try AttributeValue.members(ofStoredObject: text).map { (name: $0.0, value: $0.1) })
     }
 
     static func decodeGeometry(_ text: String?) throws -> Geometry? {
         guard let text else { return nil }
         // Points are most rows: read {"x":..,"y":..} without building a tree.
-        if text.hasPrefix("{\"x\":"), let members = FlatJSON.parseObject(text), members.count == 2,
+        if text.hasPrefix("{\"x\":"), let members = try? AttributeValue.members(ofStoredObject: text), members.count == 2,
            let x = members[0].1.double, let y = members[1].1.double {
             return .point(Point(x: x, y: y))
         }
