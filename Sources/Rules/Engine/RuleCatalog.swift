@@ -4,16 +4,15 @@ import WebMap
 public enum RuleCatalog {
     public static var documentRules: [any DocumentRule.Type] { jsonRules }
 
-    public static var mapRules: [any MapRule.Type] {
+    /// Assembled once: the linter walks it for every file.
+    public static let mapRules: [any MapRule.Type] =
         schemaRules + mapFamilyRules + layerRules + addFeatureRules + popupRules + relatedRules + attachmentsRules
-    }
 
     public static var versionRules: [any VersionRule.Type] { versionFamilyRules }
 
     /// All rules, in catalogue order (family by family).
-    public static var all: [any Rule.Type] {
+    public static let all: [any Rule.Type] =
         documentRules.map { $0 as any Rule.Type } + mapRules.map { $0 as any Rule.Type } + versionRules.map { $0 as any Rule.Type }
-    }
 
     public static var allIds: [String] { all.map { $0.description.id } }
 
