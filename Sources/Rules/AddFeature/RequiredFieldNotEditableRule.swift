@@ -53,7 +53,7 @@ public enum RequiredFieldNotEditableRule: MapRule {
                       !editable.contains(where: { $0.field.name.caseInsensitiveCompare(field.name) == .orderedSame })
                 else { continue }
                 let entries = popup.fieldInfos.filter { info in
-                    guard let name = info.fieldName, info.expressionName == nil, !info.isRelationshipField else { return false }
+                    guard let name = info.fieldName, !info.isExpression, !info.isRelationshipField else { return false }
                     return table.field(named: name)?.name.caseInsensitiveCompare(field.name) == .orderedSame
                 }
                 let reason: String

@@ -1,8 +1,9 @@
 import WebMap
 
 /// What the field app does with one layer or table: the definitions at the top of rules.md, computed once
-/// here for the linter, `maprules inspect` and the editing runtime alike.
-public struct LayerBehavior: Sendable {
+/// here for the linter, `maprules inspect` and the editing runtime alike. A class: every rule passes layers
+/// around, and copying one reference is much cheaper than copying the views it holds.
+public final class LayerBehavior: Sendable {
     public let layer: MapLayer
     /// The feature table: the service's metadata with the map's overrides; nil when unresolved or when the
     /// layer is not a feature layer or table.

@@ -29,9 +29,12 @@ public enum MapInsecureURLRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for reference in LayerURLReference.all(in: context.document) {
-            guard reference.url.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("http://") else { continue }
-            let secure = "https://" + reference.url.trimmingCharacters(in: .whitespaces).dropFirst("http://".count)
+        for reference in LayerURLReference.all(in: context) {
+            // Cheap test first: most URLs start with "https:"; only then trim and compare properly.
+            guard reference.url.utf8.contains(where: { $0 == UInt8(ascii: ":") }) else { continue }
+            let trimmed = reference.url.trimmingSpaces()
+            guard trimmed.hasASCIIPrefixIgnoringCase("http://") else { continue }
+            let secure = "https://" + trimmed.dropFirst("http://".count)
             context.report(self, pointer: reference.pointer, message: """
                 The \(reference.name) uses the unencrypted URL \(reference.url): the sign-in token and every \
                 feature would travel in clear, and many devices refuse plain HTTP. Use \(secure) instead.

@@ -21,19 +21,31 @@ struct LayerURLReference {
     var pointer: JSONPointer
     /// The operational layer or table; nil for a basemap layer.
     var layer: MapLayer?
-    /// "layer 'Trees' (id Trees_1234)" or "basemap layer 'Topographic'".
-    var name: String
+    /// For a basemap layer, its title or id (nil when it has neither); unused for operational layers.
+    var basemapTitle: String?
+    /// Its index in `baseMapLayers` (for basemap layers).
+    var basemapIndex: Int = 0
 
-    /// Every `url` and `styleUrl` of every layer, table and basemap layer, in document order.
-    static func all(in document: WebMapDocument) -> [LayerURLReference] {
+    /// "layer 'Trees' (id Trees_1234)" or "basemap layer 'Topographic'" (built only for a diagnostic).
+    var name: String {
+        if let layer { return (layer.isTable ? "table " : "layer ") + layer.displayName }
+        return "basemap layer" + (basemapTitle.map { " '\($0)'" } ?? " \(basemapIndex + 1)")
+    }
+
+    /// Every `url` and `styleUrl` of every layer, table and basemap layer, in document order (found once
+    /// per file: several map/ rules read them).
+    static func all(in context: MapContext) -> [LayerURLReference] {
+        context.shared([LayerURLReference].self) { find(in: context.document) }
+    }
+
+    private static func find(in document: WebMapDocument) -> [LayerURLReference] {
         guard !document.isPopupDefinitionFile else { return [] }
         let keys = ["url", "styleUrl"]
         var found: [LayerURLReference] = []
         for layer in document.layers {
             for key in keys {
                 guard let url = layer.node[key]?.string else { continue }
-                found.append(LayerURLReference(url: url, pointer: layer.pointer / key, layer: layer,
-                                               name: (layer.isTable ? "table " : "layer ") + layer.displayName))
+                found.append(LayerURLReference(url: url, pointer: layer.pointer / key, layer: layer))
             }
         }
         let basemapPointer = document.mapPointer / "baseMap" / "baseMapLayers"
@@ -42,7 +54,7 @@ struct LayerURLReference {
             for key in keys {
                 guard let url = node[key]?.string else { continue }
                 found.append(LayerURLReference(url: url, pointer: basemapPointer / index / key, layer: nil,
-                                               name: "basemap layer" + (title.map { " '\($0)'" } ?? " \(index + 1)")))
+                                               basemapTitle: title, basemapIndex: index))
             }
         }
         return found

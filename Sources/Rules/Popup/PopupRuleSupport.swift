@@ -6,9 +6,14 @@ import WebMap
 
 /// A pop-up the app can show: that of a feature layer or table (service-backed or inline) that has a
 /// `popupInfo`, whether or not the pop-up is enabled (a disabled pop-up is still authored content).
-struct PopupSubject {
-    var layer: LayerBehavior
-    var popup: PopupInfo
+final class PopupSubject {
+    let layer: LayerBehavior
+    let popup: PopupInfo
+
+    init(layer: LayerBehavior, popup: PopupInfo) {
+        self.layer = layer
+        self.popup = popup
+    }
 
     /// "layer 'Trees' (id Trees_1234)" or "table 'Inspections' (id Inspections_1)".
     var name: String { (layer.layer.isTable ? "table " : "layer ") + layer.layer.displayName }
@@ -16,7 +21,7 @@ struct PopupSubject {
     /// The service field a `fieldInfos` entry names, when the metadata is known and the name is a field's
     /// (not an `expression/...` or `relationships/...` entry).
     func field(of info: PopupFieldInfo) -> FieldDefinition? {
-        guard let table = layer.table, let name = info.fieldName, info.expressionName == nil,
+        guard let table = layer.table, let name = info.fieldName, !info.isExpression,
               !info.isRelationshipField else { return nil }
         return table.field(named: name)
     }
@@ -53,7 +58,7 @@ enum PopupPlaceholders {
                 rest = rest[close...]
                 continue
             }
-            let name = rest[inner..<close].trimmingCharacters(in: .whitespaces)
+            let name = rest[inner..<close].trimmingSpaces()
             if !name.isEmpty { names.append(name) }
             rest = rest[rest.index(after: close)...]
         }
@@ -70,7 +75,7 @@ enum PopupPlaceholders {
 /// metadata is known, with the one problem that explains it best (or none). Each flag gets at most one of the
 /// popup/editable-* diagnostics, the most specific first: the field's type can never be edited, the service
 /// forbids editing it, the pop-up hides it, the layer allows no editing.
-struct EditableFlag {
+final class EditableFlag {
     enum Problem {
         /// Geometry, Raster, XML or Blob: `popup/editable-unsupported-type`.
         case unsupportedType
@@ -84,10 +89,17 @@ struct EditableFlag {
         case readOnlyLayer
     }
 
-    var subject: PopupSubject
-    var info: PopupFieldInfo
-    var field: FieldDefinition
-    var editor: EditorKind
+    let subject: PopupSubject
+    let info: PopupFieldInfo
+    let field: FieldDefinition
+    let editor: EditorKind
+
+    init(subject: PopupSubject, info: PopupFieldInfo, field: FieldDefinition, editor: EditorKind) {
+        self.subject = subject
+        self.info = info
+        self.field = field
+        self.editor = editor
+    }
 
     /// Where every popup/editable-* rule reports: the `isEditable` value.
     var pointer: JSONPointer { info.pointer / "isEditable" }

@@ -28,7 +28,7 @@ public enum UnknownFieldRule: MapRule {
         for layer in context.behavior.layers {
             guard let table = layer.table, let popup = layer.popup else { continue }
             for info in popup.fieldInfos {
-                guard let name = info.fieldName, info.expressionName == nil, !info.isRelationshipField,
+                guard let name = info.fieldName, !info.isExpression, !info.isRelationshipField,
                       table.field(named: name) == nil else { continue }
                 let suggestion = Suggestions.closest(to: name, in: table.fields.map(\.name))
                 context.report(self, pointer: info.pointer / "fieldName", message:

@@ -72,6 +72,8 @@ private struct Parser {
     var index: Int
     let options: Options
     let elide: Bool
+    /// `options.elideLargeArraysNamed` as a list (one or two names: a scan beats hashing every key).
+    let elidedNames: [String]
     var depth = 0
     var path: [PathComponent] = []
     var duplicates: [DuplicateKey] = []
@@ -83,6 +85,7 @@ private struct Parser {
         self.index = start
         self.options = options
         self.elide = buffer.count > options.elisionThreshold && !options.elideLargeArraysNamed.isEmpty
+        self.elidedNames = options.elideLargeArraysNamed.sorted()
     }
 
     /// The pointer of the current position, re-reading each key from its offset.
@@ -245,6 +248,10 @@ private struct Parser {
         if buffer[index] == UInt8(ascii: "{") { try skipObject() } else { _ = try parseValue(keep: false) }
     }
 
+    /// String equality with the cheap length test first (most keys of an object differ in length).
+    @inline(__always)
+    func sameKey(_ a: String, _ b: String) -> Bool { a.utf8.count == b.utf8.count && a == b }
+
     func sameBytes(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
         guard a.count == b.count else { return false }
         return memcmp(buffer.baseAddress! + a.lowerBound, buffer.baseAddress! + b.lowerBound, a.count) == 0
@@ -288,7 +295,7 @@ private struct Parser {
             // Repeated keys: a linear scan for small objects, a set once an object grows.
             var repeated = false
             if members.count < 12 {
-                for m in members where m.key == key { repeated = true; break }
+                for m in members where sameKey(m.key, key) { repeated = true; break }
             } else {
                 if seen == nil { seen = Set(members.map(\.key)) }
                 repeated = !seen!.insert(key).inserted
@@ -297,7 +304,7 @@ private struct Parser {
             path.append(.key(offset: keyOffset))
             if repeated { duplicates.append(DuplicateKey(key: key, pointer: currentPointer(), offset: keyOffset)) }
             let value: JSONNode
-            if elide && options.elideLargeArraysNamed.contains(key),
+            if elide && elidedNames.contains(where: { sameKey($0, key) }),
                index < buffer.count, buffer[index] == UInt8(ascii: "[") {
                 let start = index
                 let count = try countArray()

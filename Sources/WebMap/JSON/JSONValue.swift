@@ -118,9 +118,11 @@ public struct JSONObject: Sendable {
     public init(_ members: [JSONMember] = []) { self.members = members }
 
     public subscript(key: String) -> JSONNode? {
+        // Length first: most keys differ in length, and that test is far cheaper than comparing strings.
+        let length = key.utf8.count
         var i = members.count - 1
         while i >= 0 {
-            if members[i].key == key { return members[i].value }
+            if members[i].key.utf8.count == length && members[i].key == key { return members[i].value }
             i -= 1
         }
         return nil

@@ -57,7 +57,14 @@ public final class SourceText: @unchecked Sendable {
         if let lineStarts { return lineStarts }
         var starts = [contentStart]
         bytes.withUnsafeBufferPointer { buffer in
-            for i in contentStart..<buffer.count where buffer[i] == 0x0A { starts.append(i + 1) }
+            // memchr from newline to newline: minified maps are one long line.
+            guard let base = buffer.baseAddress else { return }
+            var offset = contentStart
+            while offset < buffer.count, let found = memchr(base + offset, 0x0A, buffer.count - offset) {
+                let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                starts.append(at + 1)
+                offset = at + 1
+            }
         }
         lineStarts = starts
         return starts

@@ -19,11 +19,12 @@ public enum TemplatePlaceholders {
     }
 
     /// True when the text holds at least one `{{ ... }}` placeholder.
-    public static func contains(_ text: String) -> Bool { !names(in: text).isEmpty }
+    public static func contains(_ text: String) -> Bool { hasOpeningBraces(text) && !names(in: text).isEmpty }
 
     /// The placeholder names in `text`, in order.
     public static func names(in text: String) -> [String] {
-        scan(text, variables: [:]).names
+        guard hasOpeningBraces(text) else { return [] }
+        return scan(text, variables: [:]).names
     }
 
     /// One pass over the tree; returns nil when nothing below `node` changed, so untouched branches are
@@ -84,7 +85,7 @@ public enum TemplatePlaceholders {
         while let open = rest.range(of: "{{") {
             guard let close = rest[open.upperBound...].range(of: "}}") else { break }
             let inner = rest[open.upperBound..<close.lowerBound]
-            let name = inner.trimmingCharacters(in: .whitespaces)
+            let name = inner.trimmingSpaces()
             output += rest[..<open.lowerBound]
             if !name.isEmpty, !name.contains("{"), !name.contains("}") {
                 names.append(name)

@@ -7,8 +7,9 @@ public struct PopupInfo: Sendable {
         self.node = node
         self.pointer = pointer
         // Read once: every pop-up rule walks these lists.
+        let fieldInfosPointer = pointer / "fieldInfos"
         fieldInfos = (node["fieldInfos"]?.array ?? []).enumerated().compactMap { index, entry in
-            entry.object == nil ? nil : PopupFieldInfo(node: entry, pointer: pointer / "fieldInfos" / index)
+            entry.object == nil ? nil : PopupFieldInfo(node: entry, list: fieldInfosPointer, index: index)
         }
         popupElements = (node["popupElements"]?.array ?? []).enumerated().compactMap { index, entry in
             entry.object == nil ? nil : PopupElement(node: entry, pointer: pointer / "popupElements" / index)
@@ -35,13 +36,32 @@ public struct PopupInfo: Sendable {
 }
 
 public struct PopupFieldInfo: Sendable {
-    public var node: JSONNode
-    public var pointer: JSONPointer
+    public let node: JSONNode
+    /// The pointer of the `fieldInfos` list and the entry's index in it (the entry's own pointer is built
+    /// only when a diagnostic needs it).
+    private let list: JSONPointer
+    private let index: Int
+    /// Read once: every pop-up rule asks for these, several times per entry.
+    public let fieldName: String?
+    public let visible: Bool
+    public let isEditable: Bool
 
-    public var fieldName: String? { node["fieldName"]?.string }
+    public var pointer: JSONPointer { index < 0 ? list : list / index }
+
+    public init(node: JSONNode, pointer: JSONPointer) {
+        self.init(node: node, list: pointer, index: -1)
+    }
+
+    init(node: JSONNode, list: JSONPointer, index: Int) {
+        self.node = node
+        self.list = list
+        self.index = index
+        fieldName = node["fieldName"]?.string
+        visible = node["visible"]?.bool ?? false
+        isEditable = node["isEditable"]?.bool ?? false
+    }
+
     public var label: String? { node["label"]?.string }
-    public var visible: Bool { node["visible"]?.bool ?? false }
-    public var isEditable: Bool { node["isEditable"]?.bool ?? false }
     /// `textbox`, `textarea` or `richtext`.
     public var stringFieldOption: String? { node["stringFieldOption"]?.string }
 
@@ -50,6 +70,9 @@ public struct PopupFieldInfo: Sendable {
         guard let name = fieldName, name.hasPrefix("expression/") else { return nil }
         return String(name.dropFirst("expression/".count))
     }
+
+    /// True for an `expression/NAME` entry (without building the name).
+    public var isExpression: Bool { fieldName?.hasPrefix("expression/") ?? false }
 
     public var isRelationshipField: Bool { fieldName?.hasPrefix("relationships/") ?? false }
 }

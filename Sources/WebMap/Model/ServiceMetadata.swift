@@ -141,7 +141,7 @@ public struct Capabilities: Sendable, Equatable {
     private var lowercased: Set<String>
 
     public init(_ text: String?) {
-        names = (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        names = (text ?? "").split(separator: ",").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
         lowercased = Set(names.map { $0.lowercased() })
     }
 
@@ -195,26 +195,31 @@ public struct EditFieldsInfo: Sendable {
 
 /// The metadata of one layer or table: from a service, a snapshot, or an inline feature collection's
 /// `layerDefinition`.
-public struct LayerMetadata: Sendable {
-    public var node: JSONNode
-    public var id: Int?
-    public var name: String?
+public final class LayerMetadata: Sendable {
+    // A class: every layer's behaviour, every rule and the service core pass it around, and it holds a
+    // dozen references that a struct copy would retain one by one.
+    public let node: JSONNode
+    public let id: Int?
+    public let name: String?
     /// "Feature Layer" or "Table".
-    public var type: String?
-    public var geometryType: GeometryType?
-    public private(set) var fields: [FieldDefinition]
-    public var objectIdField: String?
-    public var globalIdField: String?
-    public var displayField: String?
-    public var capabilities: Capabilities
-    public var hasAttachments: Bool
-    public var relationships: [Relationship]
-    public var minScale: Double
-    public var maxScale: Double
-    public var editFieldsInfo: EditFieldsInfo?
-    public var maxRecordCount: Int?
+    public let type: String?
+    public let geometryType: GeometryType?
+    public let fields: [FieldDefinition]
+    public let objectIdField: String?
+    public let globalIdField: String?
+    public let displayField: String?
+    public let capabilities: Capabilities
+    public let hasAttachments: Bool
+    public let relationships: [Relationship]
+    public let minScale: Double
+    public let maxScale: Double
+    public let editFieldsInfo: EditFieldsInfo?
+    public let maxRecordCount: Int?
     /// Field positions by lower-case name, for case-insensitive look-ups.
-    private var fieldIndex: [String: Int] = [:]
+    private let fieldIndex: [String: Int]
+    /// The same positions by exact name (only where that name finds the same field), tried first: it spares
+    /// lower-casing the name on most look-ups.
+    private let exactFieldIndex: [String: Int]
 
     public init(_ node: JSONNode) {
         self.node = node
@@ -222,7 +227,8 @@ public struct LayerMetadata: Sendable {
         name = node["name"]?.string
         type = node["type"]?.string
         geometryType = node["geometryType"]?.string.flatMap(GeometryType.init(rawValue:))
-        fields = (node["fields"]?.array ?? []).compactMap(FieldDefinition.init)
+        let fields = (node["fields"]?.array ?? []).compactMap(FieldDefinition.init)
+        self.fields = fields
         objectIdField = node["objectIdField"]?.string ?? fields.first { $0.type == .oid }?.name
         globalIdField = node["globalIdField"]?.string ?? fields.first { $0.type == .globalID }?.name
         displayField = node["displayField"]?.string
@@ -235,14 +241,45 @@ public struct LayerMetadata: Sendable {
             editFieldsInfo = EditFieldsInfo(
                 creationDateField: info["creationDateField"]?.string, creatorField: info["creatorField"]?.string,
                 editDateField: info["editDateField"]?.string, editorField: info["editorField"]?.string)
+        } else {
+            editFieldsInfo = nil
         }
         maxRecordCount = node["maxRecordCount"]?.integer
-        for (index, field) in fields.enumerated().reversed() { fieldIndex[field.name.lowercased()] = index }
+        var lowercased: [String: Int] = [:]
+        for (index, field) in fields.enumerated().reversed() { lowercased[field.name.lowercased()] = index }
+        var exact: [String: Int] = [:]
+        for (index, field) in fields.enumerated() where lowercased[field.name.lowercased()] == index {
+            exact[field.name] = index
+        }
+        fieldIndex = lowercased
+        exactFieldIndex = exact
+    }
+
+    /// A copy with the map's overrides applied.
+    private init(_ other: LayerMetadata, capabilities: Capabilities, minScale: Double, maxScale: Double) {
+        node = other.node
+        id = other.id
+        name = other.name
+        type = other.type
+        geometryType = other.geometryType
+        fields = other.fields
+        objectIdField = other.objectIdField
+        globalIdField = other.globalIdField
+        displayField = other.displayField
+        self.capabilities = capabilities
+        hasAttachments = other.hasAttachments
+        relationships = other.relationships
+        self.minScale = minScale
+        self.maxScale = maxScale
+        editFieldsInfo = other.editFieldsInfo
+        maxRecordCount = other.maxRecordCount
+        fieldIndex = other.fieldIndex
+        exactFieldIndex = other.exactFieldIndex
     }
 
     /// The field named `name`, compared case-insensitively as the services do.
     public func field(named name: String) -> FieldDefinition? {
-        if let index = fieldIndex[name.lowercased()] { return fields[index] }
+        if let index = exactFieldIndex[name] ?? fieldIndex[name.lowercased()] { return fields[index] }
         // A qualified name ("owner.table.Field") names the field after its last period.
         guard let last = name.split(separator: ".").last, last.count < name.count else { return nil }
         return fieldIndex[last.lowercased()].map { fields[$0] }
@@ -261,11 +298,12 @@ public struct LayerMetadata: Sendable {
     /// Applies the web map's `layerDefinition` overrides (capabilities, scales) to the service's metadata.
     public func applying(overrides layerDefinition: JSONNode?) -> LayerMetadata {
         guard let layerDefinition, layerDefinition.object != nil else { return self }
-        var copy = self
-        if let caps = layerDefinition["capabilities"]?.string { copy.capabilities = Capabilities(caps) }
-        if let minScale = layerDefinition["minScale"]?.number { copy.minScale = minScale }
-        if let maxScale = layerDefinition["maxScale"]?.number { copy.maxScale = maxScale }
-        return copy
+        let caps = layerDefinition["capabilities"]?.string
+        let minScale = layerDefinition["minScale"]?.number
+        let maxScale = layerDefinition["maxScale"]?.number
+        if caps == nil && minScale == nil && maxScale == nil { return self }
+        return LayerMetadata(self, capabilities: caps.map { Capabilities($0) } ?? capabilities,
+                             minScale: minScale ?? self.minScale, maxScale: maxScale ?? self.maxScale)
     }
 }
 

@@ -5,7 +5,7 @@ public enum ServiceURL {
     /// Scheme and host lower case, no query string or fragment, no trailing slash.
     public static func normalize(_ url: String) -> String {
         if isNormalized(url) { return url }
-        var text = url.trimmingCharacters(in: .whitespaces)
+        var text = url.trimmingSpaces()
         if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<cut]) }
         while text.hasSuffix("/") { text.removeLast() }
         guard let schemeEnd = text.range(of: "://") else { return text }
