@@ -24,16 +24,20 @@ public enum DuplicateFieldRule: MapRule {
 
     public static func check(_ context: MapContext) {
         for subject in PopupSubject.all(in: context) {
-            var first: [String: PopupFieldInfo] = [:]
-            for info in subject.popup.fieldInfos {
+            let infos = subject.popup.fieldInfos
+            var first: [String: Int] = [:]
+            first.reserveCapacity(infos.count)
+            for (index, info) in infos.enumerated() {
                 guard let name = info.fieldName else { continue }
                 // A qualified name ("Trees.Address") is the same field as its short name.
-                let key = (subject.field(of: info)?.name ?? name).lowercased()
-                guard let earlier = first[key] else {
-                    first[key] = info
+                let field = subject.field(of: info)
+                let key = (field?.name ?? name).lowercased()
+                guard let earlierIndex = first[key] else {
+                    first[key] = index
                     continue
                 }
-                let fieldName = subject.field(of: info)?.displayName ?? "'\(name)'"
+                let earlier = infos[earlierIndex]
+                let fieldName = field?.displayName ?? "'\(name)'"
                 context.report(self, pointer: info.pointer / "fieldName", message:
                     "Pop-up of \(subject.name) lists field \(fieldName) again (first at \(earlier.pointer)): the app "
                     + "shows it once per entry. Remove this entry, keeping the one with the settings you want.",

@@ -292,15 +292,15 @@ private struct Parser {
             }
             index += 1
             skipWhitespace()
-            // Repeated keys: a linear scan for small objects, a set once an object grows.
+            // Repeated keys: a linear scan (lengths first) for objects of up to 32 members, which is far cheaper
+            // than hashing every key (inline features carry a dozen or more attributes each); a set beyond.
             var repeated = false
-            if members.count < 12 {
+            if members.count < 32 {
                 for m in members where sameKey(m.key, key) { repeated = true; break }
             } else {
                 if seen == nil { seen = Set(members.map(\.key)) }
                 repeated = !seen!.insert(key).inserted
             }
-            if seen != nil && members.count < 12 { seen!.insert(key) }
             path.append(.key(offset: keyOffset))
             if repeated { duplicates.append(DuplicateKey(key: key, pointer: currentPointer(), offset: keyOffset)) }
             let value: JSONNode
@@ -389,7 +389,12 @@ private struct Parser {
                     }
                     return ""
                 }
-                if ascii { return String(decoding: slice, as: UTF8.self) }
+                if ascii {
+                    // Short strings live inside the String value; longer ones repeat a lot in web maps
+                    // (field types, field names, edit-tracking keys): those are made once per document.
+                    if slice.count > 15 && slice.count <= 64 { return interned(slice) }
+                    return String(decoding: slice, as: UTF8.self)
+                }
                 guard let s = String(validating: slice, as: UTF8.self) else {
                     throw fail("the string is not valid UTF-8", at: firstInvalidUTF8(from: start, to: index - 1), kind: .encoding)
                 }
@@ -403,6 +408,27 @@ private struct Parser {
             index += 1
         }
         throw fail("unterminated string: no closing '\"'", at: quote)
+    }
+
+    /// Strings of this document already made, by a hash of their bytes (one per slot, the latest wins).
+    var internTable: [String?] = []
+
+    /// The string of these ASCII bytes, shared with an earlier equal string of the document when there is
+    /// one: no allocation and no second copy of the text.
+    mutating func interned(_ slice: UnsafeBufferPointer<UInt8>) -> String {
+        if internTable.isEmpty { internTable = Array(repeating: nil, count: 512) }
+        var hash: UInt32 = 2_166_136_261  // FNV-1a
+        for byte in slice { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        let slot = Int(hash & 511)
+        if let cached = internTable[slot], cached.utf8.count == slice.count,
+           cached.utf8.withContiguousStorageIfAvailable({ stored in
+               memcmp(stored.baseAddress!, slice.baseAddress!, slice.count) == 0
+           }) == true {
+            return cached
+        }
+        let made = String(decoding: slice, as: UTF8.self)
+        internTable[slot] = made
+        return made
     }
 
     /// Validates UTF-8 without building a string.

@@ -102,18 +102,19 @@ public enum Domain: Sendable {
 }
 
 /// A field of a layer or table as the service describes it.
-public struct FieldDefinition: Sendable {
-    public var name: String
-    public var type: FieldType
-    public var alias: String?
+public final class FieldDefinition: Sendable {
+    // A class: rules look fields up again and again, and a struct copy would retain each of its strings.
+    public let name: String
+    public let type: FieldType
+    public let alias: String?
     /// Defaults to true when the service omits it.
-    public var nullable: Bool
+    public let nullable: Bool
     /// Defaults to true when the service omits it.
-    public var editable: Bool
-    public var length: Int?
-    public var domain: Domain?
+    public let editable: Bool
+    public let length: Int?
+    public let domain: Domain?
     /// The default value, when the service gives a non-null one.
-    public var defaultValue: JSONNode?
+    public let defaultValue: JSONNode?
 
     public init?(_ node: JSONNode) {
         guard let name = node["name"]?.string else { return nil }

@@ -61,7 +61,9 @@ public enum ServiceURL {
 
     /// True when the URL carries a secret: a `token=` or an API key parameter.
     public static func carriesSecret(_ url: String) -> Bool {
-        guard let query = url.split(separator: "?", maxSplits: 1).dropFirst().first else { return false }
+        // Most URLs have no query string: a byte scan answers those without splitting.
+        guard url.utf8.contains(UInt8(ascii: "?")),
+              let query = url.split(separator: "?", maxSplits: 1).dropFirst().first else { return false }
         return query.split(separator: "&").contains { pair in
             let name = pair.split(separator: "=", maxSplits: 1).first.map { $0.lowercased() } ?? ""
             return ["token", "apikey", "api_key", "key"].contains(name)

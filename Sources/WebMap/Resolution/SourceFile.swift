@@ -6,13 +6,26 @@ import Glibc
 /// Reading files with errors that name the path and the reason.
 public enum SourceFile {
     public static func read(path: String) throws(DocumentError) -> (path: String, text: SourceText) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            let broken = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
-            throw DocumentError(path: path, message: broken ? "is a broken symbolic link" : "no such file")
+        // open + fstat first (the common case: a readable regular file); the reason is looked for only when
+        // that fails.
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            let reason = errno
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                let broken = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+                throw DocumentError(path: path, message: broken ? "is a broken symbolic link" : "no such file")
+            }
+            if isDirectory.boolValue { throw DocumentError(path: path, message: "is a directory, not a file") }
+            throw DocumentError(path: path, message: reason == EACCES
+                ? "cannot be read (check its permissions)" : "cannot be read (\(String(cString: strerror(reason))))")
         }
-        if isDirectory.boolValue { throw DocumentError(path: path, message: "is a directory, not a file") }
-        guard let bytes = readBytes(path) else {
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw DocumentError(path: path, message: "is a directory, not a file")
+        }
+        guard let bytes = readBytes(fd, size: Int(info.st_size)) else {
             throw DocumentError(path: path, message: "cannot be read (check its permissions)")
         }
         return (path, SourceText(bytes: bytes))
@@ -20,26 +33,27 @@ public enum SourceFile {
 
     /// Reads a whole file straight into one byte array (no intermediate `Data` copy: maps can be hundreds
     /// of megabytes).
-    private static func readBytes(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 0))
-        var filled = 0
-        let ok = bytes.withUnsafeMutableBytes { buffer -> Bool in
+    private static func readBytes(_ fd: Int32, size: Int) -> [UInt8]? {
+        var failed = false
+        // Uninitialised capacity: the bytes are written by read(2), not zero-filled first.
+        var bytes = [UInt8](unsafeUninitializedCapacity: max(size, 0)) { buffer, count in
+            var filled = 0
             while filled < buffer.count {
                 let n = Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
-                if n < 0 { if errno == EINTR { continue }; return false }
+                if n < 0 { if errno == EINTR { continue }; failed = true; break }
                 if n == 0 { break }
                 filled += n
             }
-            return true
+            count = filled
         }
-        guard ok else { return nil }
-        if filled < bytes.count { bytes.removeLast(bytes.count - filled) }
-        // A file that grew while being read (or a pipe-like file of size 0): read the rest.
+        guard !failed else { return nil }
+        // A file that grew while being read (or a pipe-like file of size 0): read the rest. One byte first,
+        // so that the usual case (nothing more) costs no buffer.
+        var probe: UInt8 = 0
+        var first = 0
+        repeat { first = Glibc.read(fd, &probe, 1) } while first < 0 && errno == EINTR
+        guard first == 1 else { return bytes }
+        bytes.append(probe)
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
