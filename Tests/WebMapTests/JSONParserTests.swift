@@ -117,6 +117,53 @@ import WebMap
         #expect(throws: JSONParseError.self) { try JSONParser.parse(SourceText(string: #"{"features": [{"a" 1}]}"#), options: options) }
     }
 
+    @Test func elidedNumbersAreCheckedForSyntaxAndRange() throws {
+        var options = JSONParser.Options()
+        options.elisionThreshold = 0
+        let ok = try JSONParser.parse(SourceText(string: #"{"features": [[-122.6543, 45.5, 1e3, -0, 0.25E-2, 123456789012345678901234567890]]}"#), options: options)
+        #expect(ok.elidedArrays.values.first == 1)
+        for bad in ["1e400", "-1E+999", String(repeating: "9", count: 400) + ".5", "01", "1.", "-", "1e", ".5"] {
+            let text = "{\"features\": [[0, \(bad)]]}"
+            #expect(throws: JSONParseError.self, "\(bad)") { try JSONParser.parse(SourceText(string: text), options: options) }
+        }
+    }
+
+    @Test func decimalNumbersReadExactlyAsTheStandardLibraryReadsThem() throws {
+        // Short decimals take a fast conversion; it must agree bit for bit with Double(String).
+        var generator = SystemRandomNumberGenerator()
+        var texts = ["0.1", "-0.0", "0.30000000000000004", "9007199254740993.5", "-13656274.502284", "45.123456789012345",
+                     "1e22", "1e23", "123456789e-22", "4.9e-324", "1.7976931348623157e308", "2.2250738585072014e-308"]
+        for _ in 0..<2000 {
+            let whole = Int.random(in: -99_999_999...99_999_999, using: &generator)
+            let fraction = String(UInt64.random(in: 0...UInt64.max, using: &generator)).prefix(Int.random(in: 1...18, using: &generator))
+            let exponent = Bool.random(using: &generator) ? "" : "e\(Int.random(in: -30...30, using: &generator))"
+            texts.append("\(whole).\(fraction)\(exponent)")
+        }
+        let (parsed, _) = try parse("[" + texts.joined(separator: ",") + "]")
+        let values = try #require(parsed.root.array)
+        for (text, node) in zip(texts, values) {
+            let expected = try #require(Double(text))
+            #expect(node.number?.bitPattern == expected.bitPattern, "\(text)")
+        }
+    }
+
+    @Test(arguments: 0..<9)
+    func stringsAreScannedAtEveryAlignment(padding: Int) throws {
+        // The string scan looks at eight bytes at a time: every special byte must be found wherever it falls.
+        let pad = String(repeating: "x", count: padding)
+        let (parsed, source) = try parse("{\"\(pad)k\": \"\(pad)a\\\"b é \(pad)😀 tail text\", \"v\": 1}")
+        #expect(parsed.root["\(pad)k"]?.string == "\(pad)a\"b é \(pad)😀 tail text")
+        let value = try #require(parsed.root["v"])
+        // Columns count scalars: the é and 😀 are one column each.
+        #expect(source.position(ofOffset: value.offset).column == 34 + 3 * padding)
+        let control = Array("[\"\(pad)abcdefghij".utf8) + [0x01] + Array("\"]".utf8)
+        #expect(parseError(control)?.offset == 2 + padding + 10)
+        let invalid = Array("[\"\(pad)abcdefghij".utf8) + [0xC3, 0x28] + Array("\"]".utf8)
+        #expect(parseError(invalid)?.kind == .encoding)
+        let unterminated = Array("[\"\(pad)abcdefghijklmnop".utf8)
+        #expect(parseError(unterminated)?.offset == 1)
+    }
+
     @Test func pointersEscapeAndResolve() throws {
         let pointer = JSONPointer.root / "a/b" / "m~n" / 0
         #expect(pointer.description == "/a~1b/m~0n/0")

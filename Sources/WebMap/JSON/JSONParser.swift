@@ -153,6 +153,12 @@ private struct Parser {
         case UInt8(ascii: "f"): try literal("false"); return JSONNode(.bool(false), offset: start)
         case UInt8(ascii: "n"): try literal("null"); return JSONNode(.null, offset: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            if !keep {
+                // Checked, not kept: no Double is made unless the number could be out of range.
+                let scanned = try scanNumber()
+                if scanned.mayOverflowDouble { _ = try makeNumber(scanned, from: start) }
+                return JSONNode(.null, offset: start)
+            }
             return JSONNode(.number(try parseNumber()), offset: start)
         default:
             throw fail("unexpected \(describe(at: index)): expected a value (object, array, string, number, true, false or null)")
@@ -378,6 +384,8 @@ private struct Parser {
         var ascii = true
         // Fast path: scan to the closing quote; fall back to unescaping when a backslash appears.
         while index < buffer.count {
+            index = Self.skipPlainBytes(buffer, from: index, allowNonASCII: !ascii)
+            guard index < buffer.count else { break }
             let byte = buffer[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
@@ -408,6 +416,30 @@ private struct Parser {
             index += 1
         }
         throw fail("unterminated string: no closing '\"'", at: quote)
+    }
+
+    /// The offset of the first byte at or after `start` that a string scan must look at: a quote, a
+    /// backslash, a control character, or (unless `allowNonASCII`) a byte of a non-ASCII character. Eight
+    /// bytes at a time: most string bytes are plain ASCII.
+    @inline(__always)
+    static func skipPlainBytes(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, allowNonASCII: Bool) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let base = buffer.baseAddress!
+        var i = start
+        while i + 8 <= buffer.count {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            // The classic "has a zero byte" and "has a byte below n" tests; their lowest flagged byte is
+            // always a real match, which is all that is used here.
+            var flags = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            flags &= high
+            if !allowNonASCII { flags |= word & high }
+            if flags != 0 { return i + flags.trailingZeroBitCount / 8 }
+            i += 8
+        }
+        return i
     }
 
     /// Strings of this document already made, by a hash of their bytes (one per slot, the latest wins).
@@ -540,7 +572,26 @@ private struct Parser {
         return value
     }
 
-    mutating func parseNumber() throws(JSONParseError) -> JSONNumber {
+    /// What `scanNumber` found between `start` and the parser's index.
+    struct ScannedNumber {
+        var negative: Bool
+        var mantissa: UInt64
+        var integerDigits: Int
+        var overflow: Bool
+        var isInteger: Bool
+        var hasExponent: Bool
+        /// Every digit written (integer and fraction) as one integer, and the power of ten it is scaled by;
+        /// `exact` is false when either went beyond what the fast conversion takes.
+        var significand: UInt64
+        var decimalExponent: Int
+        var exact: Bool
+
+        /// Only a number with an exponent or hundreds of digits can fall outside a Double's range.
+        var mayOverflowDouble: Bool { hasExponent || integerDigits > 300 }
+    }
+
+    /// Checks a number's syntax and moves past it, reading the integer part's value on the way.
+    mutating func scanNumber() throws(JSONParseError) -> ScannedNumber {
         let start = index
         var negative = false
         if buffer[index] == UInt8(ascii: "-") {
@@ -555,6 +606,7 @@ private struct Parser {
         var overflow = false
         if buffer[index] == UInt8(ascii: "0") {
             index += 1
+            digits = 1
             if index < buffer.count, isDigit(buffer[index]) {
                 throw fail("invalid number: leading zeros are not allowed", at: start)
             }
@@ -568,32 +620,86 @@ private struct Parser {
             }
         }
         var isInteger = true
+        var hasExponent = false
+        var significand = mantissa
+        var decimalExponent = 0
+        var exact = !overflow && mantissa <= Self.largestExactSignificand
         if index < buffer.count, buffer[index] == UInt8(ascii: ".") {
             isInteger = false
             index += 1
             guard index < buffer.count, isDigit(buffer[index]) else {
                 throw fail("invalid number: expected a digit after '.'", at: start)
             }
-            while index < buffer.count, isDigit(buffer[index]) { index += 1 }
+            while index < buffer.count, isDigit(buffer[index]) {
+                if exact {
+                    let next = significand &* 10 &+ UInt64(buffer[index] - UInt8(ascii: "0"))
+                    if significand <= Self.largestExactSignificand / 10, next <= Self.largestExactSignificand {
+                        significand = next
+                        decimalExponent -= 1
+                    } else {
+                        exact = false
+                    }
+                }
+                index += 1
+            }
         }
         if index < buffer.count, buffer[index] == UInt8(ascii: "e") || buffer[index] == UInt8(ascii: "E") {
             isInteger = false
+            hasExponent = true
             index += 1
-            if index < buffer.count, buffer[index] == UInt8(ascii: "+") || buffer[index] == UInt8(ascii: "-") { index += 1 }
+            var exponentSign = 1
+            if index < buffer.count, buffer[index] == UInt8(ascii: "+") || buffer[index] == UInt8(ascii: "-") {
+                if buffer[index] == UInt8(ascii: "-") { exponentSign = -1 }
+                index += 1
+            }
             guard index < buffer.count, isDigit(buffer[index]) else {
                 throw fail("invalid number: expected a digit in the exponent", at: start)
             }
-            while index < buffer.count, isDigit(buffer[index]) { index += 1 }
+            var exponent = 0
+            while index < buffer.count, isDigit(buffer[index]) {
+                if exponent < 10_000 { exponent = exponent * 10 + Int(buffer[index] - UInt8(ascii: "0")) }
+                index += 1
+            }
+            decimalExponent += exponentSign * exponent
         }
-        if isInteger && !overflow && mantissa <= UInt64(Int.max) {
-            let int = negative ? -Int(mantissa) : Int(mantissa)
+        return ScannedNumber(negative: negative, mantissa: mantissa, integerDigits: digits, overflow: overflow,
+                             isInteger: isInteger, hasExponent: hasExponent, significand: significand,
+                             decimalExponent: decimalExponent, exact: exact)
+    }
+
+    /// The value of the number scanned from `start` to the parser's index.
+    func makeNumber(_ scanned: ScannedNumber, from start: Int) throws(JSONParseError) -> JSONNumber {
+        if scanned.isInteger && !scanned.overflow && scanned.mantissa <= UInt64(Int.max) {
+            let int = scanned.negative ? -Int(scanned.mantissa) : Int(scanned.mantissa)
             return JSONNumber(double: Double(int), int: int, isInteger: true)
+        }
+        // Clinger's fast path: a significand of at most 53 bits and a power of ten up to 10^22 are both exact
+        // doubles, so one correctly rounded multiplication or division gives the correctly rounded value
+        // (most coordinates and measures qualify). Anything else goes through the standard library.
+        if scanned.exact && scanned.decimalExponent >= -22 && scanned.decimalExponent <= 22 {
+            let power = Self.exactPowersOfTen[abs(scanned.decimalExponent)]
+            var value = Double(scanned.significand)
+            value = scanned.decimalExponent < 0 ? value / power : value * power
+            return JSONNumber(double: scanned.negative ? -value : value, int: nil, isInteger: scanned.isInteger)
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<index]), as: UTF8.self)
         guard let double = Double(text), double.isFinite else {
             throw fail("number \(text) is out of range (larger than a 64-bit floating-point number can hold)", at: start)
         }
-        return JSONNumber(double: double, int: nil, isInteger: isInteger)
+        return JSONNumber(double: double, int: nil, isInteger: scanned.isInteger)
+    }
+
+    static let largestExactSignificand: UInt64 = 1 << 53
+    static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    mutating func parseNumber() throws(JSONParseError) -> JSONNumber {
+        let start = index
+        // Two statements: in one, `self` would be captured for `makeNumber` before `scanNumber` moves `index`.
+        let scanned = try scanNumber()
+        return try makeNumber(scanned, from: start)
     }
 
     @inline(__always)
