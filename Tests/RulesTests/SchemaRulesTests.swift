@@ -48,6 +48,24 @@ private func diagnostics(_ text: String, rules: [String: RuleSetting] = [:]) thr
         #expect(found.map(\.layer?.id) == ["a", "b"])
     }
 
+    @Test func inlineFeaturesAreCheckedToo() throws {
+        // The same violations `maprules validate` finds: lint keeps inline feature sets of ordinary files.
+        let text = """
+            {"operationalLayers": [
+              {"id": "inline", "layerType": "ArcGISFeatureLayer", "featureCollection": {"layers": [
+                {"layerDefinition": {"geometryType": "esriGeometryPoint", "fields": []},
+                 "featureSet": {"geometryType": "esriGeometryPoint", "features": [
+                   {"attributes": {"a": 1}, "geometry": {"x": 1.5, "y": -2.25}},
+                   {"attributes": "none", "geometry": 5}
+                 ]}}]}}
+            ], "baseMap": {"baseMapLayers": []}}
+            """
+        let found = try diagnostics(text)
+        let features = "/operationalLayers/0/featureCollection/layers/0/featureSet/features/1"
+        #expect(found.map(\.pointer) == [features + "/attributes", features + "/geometry"])
+        #expect(found.first?.line == 6 && found.first?.column == 23)
+    }
+
     @Test func theItemWrapperKeepsFilePointers() throws {
         let text = #"{"item": {"id": "8d1a", "title": "Trees"}, "itemData": \#(Self.typo)}"#
         let found = try diagnostics(text)

@@ -43,13 +43,10 @@ public final class Linter: @unchecked Sendable {
     private var snapshotCache: [String: ServicesSnapshot?] = [:]
     private var configurationCache: [String: RuleConfiguration] = [:]
 
-    /// No rule reads individual features of inline feature sets: their arrays are checked (syntax,
-    /// encoding, depth, repeated keys) and counted, never kept, whatever the file's size.
-    static let parseOptions: JSONParser.Options = {
-        var options = JSONParser.Options()
-        options.elisionThreshold = 0
-        return options
-    }()
+    /// Inline feature sets are kept like the rest of the map, so that `schema/invalid` checks every feature;
+    /// only in files over `elisionThreshold` (16 MB) are they checked for syntax and counted, never kept,
+    /// which bounds memory (no other rule reads individual features).
+    static let parseOptions = JSONParser.Options()
 
     public init(options: LintOptions = LintOptions()) { self.options = options }
 

@@ -92,12 +92,23 @@ private struct Parser {
     func currentPointer() -> JSONPointer {
         JSONPointer(path.map { component -> String in
             switch component {
-            case .key(let offset):
-                var reader = Parser(buffer: buffer, start: offset, options: options)
-                return (try? reader.parseString(keep: true)) ?? ""
+            case .key(let offset): return key(at: offset)
             case .index(let i): return String(i)
             }
         })
+    }
+
+    /// The key whose opening quote is at `offset` (already parsed once, so it is valid).
+    func key(at offset: Int) -> String {
+        var end = offset + 1
+        while end < buffer.count, buffer[end] != UInt8(ascii: "\""), buffer[end] != UInt8(ascii: "\\") { end += 1 }
+        if end < buffer.count, buffer[end] == UInt8(ascii: "\"") {
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[(offset + 1)..<end]), as: UTF8.self)
+        }
+        // An escaped key (rare): the full string reader.
+        var reader = self
+        reader.index = offset
+        return (try? reader.parseString(keep: true)) ?? ""
     }
 
     func fail(_ message: String, at offset: Int? = nil, kind: JSONParseError.Kind = .syntax) -> JSONParseError {

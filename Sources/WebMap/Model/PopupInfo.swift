@@ -35,7 +35,9 @@ public struct PopupInfo: Sendable {
     }
 }
 
-public struct PopupFieldInfo: Sendable {
+public final class PopupFieldInfo: Sendable {
+    // A class: the pop-up rules and every layer's display fields pass entries around, and a struct copy
+    // would retain each of its parts.
     public let node: JSONNode
     /// The pointer of the `fieldInfos` list and the entry's index in it (the entry's own pointer is built
     /// only when a diagnostic needs it).
@@ -45,10 +47,14 @@ public struct PopupFieldInfo: Sendable {
     public let fieldName: String?
     public let visible: Bool
     public let isEditable: Bool
+    /// True for an `expression/NAME` entry.
+    public let isExpression: Bool
+    /// True for a `relationships/...` entry.
+    public let isRelationshipField: Bool
 
     public var pointer: JSONPointer { index < 0 ? list : list / index }
 
-    public init(node: JSONNode, pointer: JSONPointer) {
+    public convenience init(node: JSONNode, pointer: JSONPointer) {
         self.init(node: node, list: pointer, index: -1)
     }
 
@@ -56,9 +62,12 @@ public struct PopupFieldInfo: Sendable {
         self.node = node
         self.list = list
         self.index = index
-        fieldName = node["fieldName"]?.string
+        let fieldName = node["fieldName"]?.string
+        self.fieldName = fieldName
         visible = node["visible"]?.bool ?? false
         isEditable = node["isEditable"]?.bool ?? false
+        isExpression = fieldName?.utf8.starts(with: "expression/".utf8) ?? false
+        isRelationshipField = fieldName?.utf8.starts(with: "relationships/".utf8) ?? false
     }
 
     public var label: String? { node["label"]?.string }
@@ -67,14 +76,9 @@ public struct PopupFieldInfo: Sendable {
 
     /// The expression name for `expression/NAME`, else nil.
     public var expressionName: String? {
-        guard let name = fieldName, name.hasPrefix("expression/") else { return nil }
+        guard isExpression, let name = fieldName else { return nil }
         return String(name.dropFirst("expression/".count))
     }
-
-    /// True for an `expression/NAME` entry (without building the name).
-    public var isExpression: Bool { fieldName?.hasPrefix("expression/") ?? false }
-
-    public var isRelationshipField: Bool { fieldName?.hasPrefix("relationships/") ?? false }
 }
 
 public struct PopupElement: Sendable {
