@@ -1,0 +1,620 @@
+"""Reliability checks of a real `maprules serve` over HTTP on loopback (standard library only).
+
+Usage:
+    python3 Tests/reliability/reliability.py --bin .build/debug/maprules [--size ci|full] [options]
+
+Two scenarios, each against its own server started with `--port 0` (the port is read from the
+`  port: N` line the server prints) on a fresh database file under --work:
+
+1. crash: TreesOfPortland layer 0 receives applyEdits batches of --batch-size adds, every feature of a
+   batch tagged with the batch id in `Notes`, sent back to back by one client thread, while the
+   server is killed with SIGKILL at a random moment (uniform over about two batch durations, so
+   the kill lands while a batch is being sent, written or answered). The server is restarted on the
+   same database file and every batch ever sent must be entirely present or entirely absent (counted
+   with a `where` query); every acknowledged batch must be present; the layer's count must be the
+   sample's plus the present batches; object ids must be unique. --kills rounds (20).
+
+2. crews: --crews (8) clients, each signed in as its own user (a users file written for the run,
+   crew01..crew08), each create a branch version of DamageAssessment, start reading and editing it,
+   apply edits with gdbVersion + sessionID (adds; updates and deletes of its own adds; updates of
+   two sample features it alone edits; updates of two sample features shared with its neighbours,
+   so that every shared feature is edited by exactly two crews), then reconcile + post, retrying
+   when DEFAULT moved in between (bounded). Checked in DEFAULT afterwards: every non-conflicting edit
+   of every crew is there, each shared feature holds the value of the crew that posted last, the
+   later poster's reconcile reported each shared feature as a conflict, and no other conflict was
+   reported. --crew-rounds rounds (each with new versions).
+
+Every request has a timeout, every loop a bound in count, and the whole run a deadline (--deadline
+seconds). Prints `PASS name` / `FAIL name: why` per check and `N passed, N failed` last; exits 1 on
+any failure.
+"""
+import argparse
+import http.client
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+import uuid
+
+HOST = "127.0.0.1"
+# The hash of the sample password "sample-editor01" (Samples/users.json), reused for the crew users.
+SAMPLE_EDITOR_HASH = "$2b$10$oRdsAb8Hnw/4wTPZSVyDaurEytwoa3ebCPHYlfLU7vnIiKUTbEU8."
+SAMPLE_EDITOR_PASSWORD = "sample-editor01"
+
+passed = 0
+failed = 0
+START = time.monotonic()
+
+
+def log(message):
+    print(f"[{time.monotonic() - START:7.1f}s] {message}", flush=True)
+
+
+def check(name, ok, why=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"PASS {name}", flush=True)
+    else:
+        failed += 1
+        print(f"FAIL {name}: {why}"[:2000], flush=True)
+    return ok
+
+
+class Deadline(Exception):
+    pass
+
+
+class ServiceFailure(Exception):
+    """An ArcGIS error answer, or an unexpected one."""
+
+
+# --- HTTP ---------------------------------------------------------------------------------------------
+
+def request(port, path, params, timeout=60.0, method="POST"):
+    """Sends a form-encoded request and answers the decoded JSON body."""
+    body = urllib.parse.urlencode(params)
+    connection = http.client.HTTPConnection(HOST, port, timeout=timeout)
+    try:
+        if method == "POST":
+            connection.request("POST", path, body=body, headers={"Content-Type": "application/x-www-form-urlencoded"})
+        else:
+            connection.request("GET", f"{path}?{body}")
+        response = connection.getresponse()
+        data = response.read()
+        if response.status != 200:
+            raise ServiceFailure(f"HTTP {response.status} on {path}: {data[:300]!r}")
+        return json.loads(data)
+    finally:
+        connection.close()
+
+
+def sign_in(port, username, password):
+    answer = request(port, "/arcgis/sharing/rest/generateToken",
+                     {"username": username, "password": password, "client": "requestip", "expiration": 120, "f": "json"})
+    if "token" not in answer:
+        raise ServiceFailure(f"generateToken for {username}: {answer}")
+    return answer["token"]
+
+
+def query(port, service, layer, **params):
+    params.setdefault("f", "json")
+    answer = request(port, f"/arcgis/rest/services/{service}/FeatureServer/{layer}/query", params, method="GET")
+    if "error" in answer:
+        raise ServiceFailure(f"query {params}: {answer['error']}")
+    return answer
+
+
+def count(port, service, layer, where, **params):
+    return query(port, service, layer, where=where, returnCountOnly="true", **params)["count"]
+
+
+# --- the server -------------------------------------------------------------------------------------
+
+class Server:
+    """One `maprules serve --port 0` process; its output goes to files under the log folder."""
+
+    def __init__(self, binary, database, logs, name, users=None):
+        self.binary, self.database, self.logs, self.name, self.users = binary, database, logs, name, users
+        self.process = None
+        self.port = None
+        self.starts = 0
+
+    def start(self, timeout=180.0):
+        self.starts += 1
+        self.port = None
+        out_path = os.path.join(self.logs, f"{self.name}-{self.starts}.out")
+        err_path = os.path.join(self.logs, f"{self.name}-{self.starts}.err")
+        command = [self.binary, "serve", "--port", "0", "--database", self.database]
+        if self.users:
+            command += ["--users", self.users]
+        with open(out_path, "w") as out, open(err_path, "w") as err:
+            self.process = subprocess.Popen(command, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        began = time.monotonic()
+        while time.monotonic() - began < timeout:
+            with open(out_path) as out:
+                for line in out:
+                    if line.startswith("  port: "):
+                        self.port = int(line.split(":", 1)[1])
+                        break
+            if self.port is not None:
+                return time.monotonic() - began
+            if self.process.poll() is not None:
+                raise ServiceFailure(f"maprules serve exited with {self.process.returncode} at start (see {err_path})")
+            time.sleep(0.05)
+        self.kill()
+        raise ServiceFailure(f"maprules serve printed no port within {timeout:.0f} s (see {out_path})")
+
+    def kill(self):
+        """SIGKILL, as a crash: no shutdown code runs."""
+        if self.process and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
+        self.port = None
+
+    def stop(self):
+        """SIGINT: the server finishes in-flight requests and exits."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.port = None
+
+    def alive(self):
+        return self.process is not None and self.process.poll() is None
+
+
+# --- 1. crash safety --------------------------------------------------------------------------------
+
+TREES = "TreesOfPortland"
+
+
+def batch_features(batch_id, size, rng):
+    return [{
+        "attributes": {"Address": f"{i} Reliability St", "Site_Type": rng.choice(["TL", "SC", "MD", "YD", "PK", "OT"]),
+                       "Condition": rng.choice(["Good", "Fair", "Poor", "Dead"]), "DBH": round(rng.uniform(1, 60), 1),
+                       "Notes": batch_id},
+        "geometry": {"x": -122.7 + rng.random() * 0.2, "y": 45.45 + rng.random() * 0.15, "spatialReference": {"wkid": 4326}},
+    } for i in range(size)]
+
+
+class BatchSender(threading.Thread):
+    """Sends batches back to back until told to stop or the server goes away."""
+
+    def __init__(self, port, token, round_number, size, rng, limit):
+        super().__init__(daemon=True)
+        self.port, self.token, self.round, self.size = port, token, round_number, size
+        # The bodies are made before the first is sent, so that batches follow each other with no gap.
+        self.bodies = []
+        for k in range(limit):
+            batch_id = f"crash-r{round_number:02d}-b{k:02d}"
+            self.bodies.append((batch_id, {"adds": json.dumps(batch_features(batch_id, size, rng)), "rollbackOnFailure": "true",
+                                           "token": token, "f": "json"}))
+        self.sent = []          # batch ids whose request was started
+        self.acknowledged = []  # batch ids answered with every add a success
+        self.refused = []       # (batch id, answer) answered but not all successes
+        self.durations = []
+        self.stop_flag = threading.Event()
+        self.error = None
+
+    def run(self):
+        for batch_id, body in self.bodies:
+            if self.stop_flag.is_set():
+                return
+            self.sent.append(batch_id)
+            began = time.monotonic()
+            try:
+                answer = request(self.port, f"/arcgis/rest/services/{TREES}/FeatureServer/0/applyEdits", body, timeout=120)
+            except Exception as error:  # noqa: BLE001 - the server was killed under this request
+                self.error = error
+                return
+            self.durations.append(time.monotonic() - began)
+            results = answer.get("addResults", [])
+            if len(results) == self.size and all(r.get("success") for r in results):
+                self.acknowledged.append(batch_id)
+            else:
+                self.refused.append((batch_id, json.dumps(answer)[:300]))
+
+
+def crash_safety(args, logs, deadline):
+    log(f"crash safety: {args.kills} kills, batches of {args.batch_size} adds")
+    database = os.path.join(args.work, "crash.sqlite")
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(database + suffix):
+            os.remove(database + suffix)
+    rng = random.Random(args.seed)
+    server = Server(args.bin, database, logs, "crash")
+    try:
+        took = server.start()
+        log(f"server up on port {server.port} in {took:.1f} s (first start: samples loaded)")
+        base = count(server.port, TREES, 0, "1=1")
+        token = sign_in(server.port, "editor01", "sample-editor01")
+
+        # One acknowledged batch first: it measures how long a batch takes.
+        warmup = BatchSender(server.port, token, 0, args.batch_size, rng, 1)
+        warmup.start()
+        warmup.join(timeout=300)
+        if not warmup.acknowledged:
+            check("a first batch is acknowledged", False, f"error {warmup.error}, refused {warmup.refused}")
+            return
+        batch_seconds = warmup.durations[0]
+        log(f"a batch of {args.batch_size} adds took {batch_seconds:.2f} s")
+        sent = list(warmup.sent)
+        acknowledged = set(warmup.acknowledged)
+        refused = list(warmup.refused)
+        in_flight_at_kill = []
+        restarts = []
+        partial = []
+        lost = []
+
+        for round_number in range(1, args.kills + 1):
+            if time.monotonic() > deadline:
+                raise Deadline(f"crash safety stopped after {round_number - 1} of {args.kills} kills")
+            if not server.alive():
+                restarts.append(server.start())
+                token = sign_in(server.port, "editor01", "sample-editor01")
+            sender = BatchSender(server.port, token, round_number, args.batch_size, rng, limit=6)
+            # A random moment within about two batches: the kill lands while the first or second batch
+            # is being uploaded, written, committed or answered.
+            delay = rng.uniform(0.0, 2.0 * batch_seconds)
+            sender.start()
+            time.sleep(delay)
+            server.kill()
+            sender.stop_flag.set()
+            sender.join(timeout=150)
+            if sender.is_alive():
+                check(f"round {round_number}: the sender ends after the kill", False, "still blocked after 150 s")
+                return
+            unanswered = [b for b in sender.sent if b not in sender.acknowledged and b not in dict(sender.refused)]
+            in_flight_at_kill.extend(unanswered)
+            sent.extend(sender.sent)
+            acknowledged.update(sender.acknowledged)
+            refused.extend(sender.refused)
+
+            restarts.append(server.start())
+            token = sign_in(server.port, "editor01", "sample-editor01")
+            # This round's batches: all or nothing, acknowledged ones present.
+            for batch_id in sender.sent:
+                n = count(server.port, TREES, 0, f"Notes = '{batch_id}'")
+                if n not in (0, args.batch_size):
+                    partial.append(f"{batch_id}: {n} of {args.batch_size}")
+                if batch_id in acknowledged and n != args.batch_size:
+                    lost.append(f"{batch_id} (acknowledged): {n} of {args.batch_size}")
+            log(f"kill {round_number:2d} at {delay:5.2f} s: batches sent {len(sender.sent)}, acknowledged "
+                f"{len(sender.acknowledged)}, in flight {len(unanswered)}; restart {restarts[-1]:.1f} s")
+
+        # Everything once more, after the last restart.
+        present = 0
+        for batch_id in sent:
+            n = count(server.port, TREES, 0, f"Notes = '{batch_id}'")
+            if n == args.batch_size:
+                present += 1
+            elif n != 0 and not any(p.startswith(batch_id + ":") for p in partial):
+                partial.append(f"{batch_id}: {n} of {args.batch_size} (final check)")
+            if batch_id in acknowledged and n != args.batch_size and not any(p.startswith(batch_id + " ") for p in lost):
+                lost.append(f"{batch_id} (acknowledged): {n} of {args.batch_size} (final check)")
+        total = count(server.port, TREES, 0, "1=1")
+        ids = query(server.port, TREES, 0, where="1=1", returnIdsOnly="true")["objectIds"]
+        committed_in_flight = sum(1 for b in in_flight_at_kill
+                                  if count(server.port, TREES, 0, f"Notes = '{b}'") == args.batch_size)
+
+        check(f"crash safety: {args.kills} kill -9 during batches, server restarted every time", len(restarts) == args.kills,
+              f"{len(restarts)} restarts")
+        check(f"crash safety: every kill landed with a batch in flight ({len(in_flight_at_kill)} in flight: "
+              f"{committed_in_flight} committed before the kill, {len(in_flight_at_kill) - committed_in_flight} rolled back)",
+              len(in_flight_at_kill) >= args.kills, f"only {len(in_flight_at_kill)} batches in flight over {args.kills} kills")
+        check(f"crash safety: every batch all or nothing ({len(sent)} batches, {present} present)", not partial, "; ".join(partial[:10]))
+        check(f"crash safety: every acknowledged batch present ({len(acknowledged)} acknowledged)", not lost, "; ".join(lost[:10]))
+        check("crash safety: no batch refused by the server", not refused, "; ".join(f"{b}: {a}" for b, a in refused[:3]))
+        check(f"crash safety: layer count is the sample's {base} plus the present batches ({total})",
+              total == base + present * args.batch_size, f"{total} != {base} + {present} x {args.batch_size}")
+        check(f"crash safety: object ids unique ({len(ids)})", len(ids) == len(set(ids)) == total,
+              f"{len(ids)} ids, {len(set(ids))} distinct, count {total}")
+        if restarts:
+            log(f"restarts: {min(restarts):.1f}-{max(restarts):.1f} s")
+    finally:
+        server.stop()
+
+
+# --- 2. concurrent crews ----------------------------------------------------------------------------
+
+DAMAGE = "DamageAssessment"
+VMS = f"/arcgis/rest/services/{DAMAGE}/VersionManagementServer"
+RECONCILE_REQUIRED = -2147217137
+
+
+def vm(port, path, params, timeout=60):
+    params = dict(params)
+    params.setdefault("f", "json")
+    answer = request(port, f"{VMS}{path}", params, timeout=timeout)
+    if answer.get("success") is False or "error" in answer and answer.get("success") is not True:
+        raise ServiceFailure(json.dumps(answer)[:500])
+    return answer
+
+
+class Crew(threading.Thread):
+    """One crew: own user, own version, edits, reconcile + post with bounded retries."""
+
+    def __init__(self, number, crews, port, round_number, adds, barrier, deadline, seed):
+        super().__init__(daemon=True)
+        self.number, self.crews, self.port, self.round = number, crews, port, round_number
+        self.adds, self.barrier, self.deadline = adds, barrier, deadline
+        self.rng = random.Random(seed)
+        self.user = f"crew{number + 1:02d}"
+        self.tag = f"r{round_number}-{self.user}"
+        # Sample features 1..2N are edited by one crew only; 2N+1..3N are each shared by two crews
+        # (crew k and crew k+1 share feature 2N+1+k).
+        self.own = [2 * number + 1, 2 * number + 2]
+        self.shared = [2 * crews + 1 + number, 2 * crews + 1 + (number - 1) % crews]
+        self.added = []          # object ids added in the version (kept)
+        self.updated_adds = []   # object ids added then updated
+        self.deleted_adds = []   # object ids added then deleted
+        self.conflicts = set()   # object ids reported by reconcile (conflicts endpoint), over all attempts
+        self.conflict_kinds = set()
+        self.post_moment = None
+        self.attempts = 0
+        self.error = None
+        self.timings = {}
+
+    def call(self, path, **params):
+        params["token"] = self.token
+        return vm(self.port, path, params)
+
+    def edit(self, **params):
+        params.update({"gdbVersion": self.version_name, "sessionID": self.session, "rollbackOnFailure": "true",
+                       "token": self.token, "f": "json"})
+        answer = request(self.port, f"/arcgis/rest/services/{DAMAGE}/FeatureServer/0/applyEdits", params)
+        if "error" in answer:
+            raise ServiceFailure(f"applyEdits: {answer['error']}")
+        for key in ("addResults", "updateResults", "deleteResults"):
+            for result in answer.get(key, []):
+                if not result.get("success"):
+                    raise ServiceFailure(f"applyEdits {key}: {result}")
+        return answer
+
+    def run(self):
+        try:
+            self.work()
+        except Exception as error:  # noqa: BLE001 - reported by the main thread
+            self.error = f"{type(error).__name__}: {error}"
+            try:
+                self.barrier.abort()
+            except Exception:  # noqa: BLE001
+                pass
+
+    def work(self):
+        began = time.monotonic()
+        self.token = sign_in(self.port, self.user, SAMPLE_EDITOR_PASSWORD)
+        created = self.call("/create", versionName=f"crew_{self.tag.replace('-', '_')}", accessPermission="public",
+                            description=f"reliability crew {self.user}")
+        self.guid = created["versionInfo"]["versionGuid"]
+        self.version_name = created["versionInfo"]["versionName"]
+        self.session = "{" + str(uuid.uuid4()).upper() + "}"
+        # Every version exists before anyone edits or posts: every shared edit is a real conflict.
+        self.barrier.wait(timeout=120)
+        base = f"/versions/{self.guid.strip('{}')}"
+        self.call(f"{base}/startReading", sessionId=self.session)
+        self.call(f"{base}/startEditing", sessionId=self.session)
+
+        def feature(i):
+            return {"attributes": {"placename": f"{self.tag}-add-{i}", "typdamage": "Minor", "primcause": "Wind",
+                                   "numstories": 1, "notes": f"{self.tag}-add"},
+                    "geometry": {"x": -88.2 + self.rng.random() * 0.1, "y": 41.75 + self.rng.random() * 0.1,
+                                 "spatialReference": {"wkid": 4326}}}
+
+        # Edits in a random order of small requests, as a crew in the field would send them.
+        steps = ["adds", "own", "shared0", "shared1"]
+        self.rng.shuffle(steps)
+        steps.insert(steps.index("adds") + 1, "adds-followup")
+        for step in steps:
+            if time.monotonic() > self.deadline:
+                raise Deadline("crew edits")
+            if step == "adds":
+                answer = self.edit(adds=json.dumps([feature(i) for i in range(self.adds)]))
+                ids = [r["objectId"] for r in answer["addResults"]]
+                self.added = ids[2:]
+                self.updated_adds = ids[:1]
+                self.deleted_adds = ids[1:2]
+            elif step == "adds-followup":
+                self.edit(updates=json.dumps([{"attributes": {"objectid": i, "notes": f"{self.tag}-add-updated"}} for i in self.updated_adds]),
+                          deletes=",".join(str(i) for i in self.deleted_adds))
+            elif step == "own":
+                self.edit(updates=json.dumps([{"attributes": {"objectid": i, "notes": f"{self.tag}-own", "estloss": 1000 * (self.number + 1)}}
+                                              for i in self.own]))
+            else:
+                oid = self.shared[int(step[-1])]
+                self.edit(updates=json.dumps([{"attributes": {"objectid": oid, "notes": f"{self.tag}-shared"}}]))
+            time.sleep(self.rng.uniform(0, 0.05))
+        self.timings["edits"] = time.monotonic() - began
+
+        # Reconcile + post; a post refused because DEFAULT moved since the reconcile is retried.
+        posted_at = None
+        for attempt in range(1, 41):
+            if time.monotonic() > self.deadline:
+                raise Deadline(f"{self.user}: reconcile + post, attempt {attempt}")
+            self.attempts = attempt
+            reconciled = self.call(f"{base}/reconcile", sessionId=self.session, abortIfConflicts="false",
+                                   conflictDetection="byObject", withPost="false")
+            if reconciled.get("hasConflicts"):
+                listed = self.call(f"{base}/conflicts")
+                for layer in listed.get("conflicts", []):
+                    for kind in ("updateUpdateConflicts", "updateDeleteConflicts", "deleteUpdateConflicts"):
+                        for entry in layer.get(kind, []):
+                            self.conflicts.add(entry["objectId"])
+                            self.conflict_kinds.add(kind)
+            params = {"sessionId": self.session, "token": self.token, "f": "json"}
+            answer = request(self.port, f"{VMS}{base}/post", params)
+            if answer.get("success") is True:
+                self.post_moment = answer["moment"]
+                posted_at = time.monotonic()
+                break
+            if answer.get("error", {}).get("extendedCode") != RECONCILE_REQUIRED:
+                raise ServiceFailure(f"post: {json.dumps(answer)[:400]}")
+            time.sleep(self.rng.uniform(0.01, 0.1 * min(attempt, 5)))
+        if self.post_moment is None:
+            raise ServiceFailure(f"{self.user}: not posted after {self.attempts} reconcile + post attempts")
+        self.timings["post"] = posted_at - began
+        self.call(f"{base}/stopEditing", sessionId=self.session, saveEdits="true")
+        self.call(f"{base}/stopReading", sessionId=self.session)
+
+
+def write_crew_users(path, crews):
+    users = [{"username": f"crew{n + 1:02d}", "passwordHash": SAMPLE_EDITOR_HASH, "role": "user", "ownedServices": []}
+             for n in range(crews)]
+    users.append({"username": "admin", "passwordHash": "$2b$10$7gANeYjR8ro1TQaVVNd0LOmycBe/tSSQfhHJXS7uAjP0ivLOAxgGK",
+                  "role": "admin", "ownedServices": ["TreesOfPortland", "DamageAssessment"]})
+    with open(path, "w") as file:
+        json.dump({"users": users}, file, indent=2)
+
+
+def crews_round(args, server, round_number, deadline):
+    n = args.crews
+    barrier = threading.Barrier(n)
+    crews = [Crew(i, n, server.port, round_number, args.crew_adds, barrier, deadline, args.seed * 1000 + round_number * 10 + i)
+             for i in range(n)]
+    began = time.monotonic()
+    for crew in crews:
+        crew.start()
+    for crew in crews:
+        crew.join(timeout=max(1.0, deadline - time.monotonic() + 30))
+    took = time.monotonic() - began
+    label = f"crews round {round_number}"
+    errors = [f"{c.user}: {c.error}" for c in crews if c.error or c.is_alive()]
+    if not check(f"{label}: {n} crews signed in, created versions, edited, reconciled and posted", not errors, "; ".join(errors)[:1500]):
+        return
+    attempts = [c.attempts for c in crews]
+    log(f"{label}: {took:.1f} s; reconcile + post attempts per crew {attempts}; post order "
+        f"{[c.user for c in sorted(crews, key=lambda c: c.post_moment)]}")
+    port = server.port
+
+    def notes(oid):
+        features = query(port, DAMAGE, 0, objectIds=str(oid), outFields="objectid,notes,estloss", returnGeometry="false")["features"]
+        return features[0]["attributes"] if features else None
+
+    # Non-conflicting edits of every crew are in DEFAULT.
+    missing = []
+    for c in crews:
+        kept = count(port, DAMAGE, 0, f"notes = '{c.tag}-add'")
+        if kept != len(c.added):
+            missing.append(f"{c.user}: {kept} of {len(c.added)} adds")
+        for oid in c.updated_adds:
+            a = notes(oid)
+            if not a or a["notes"] != f"{c.tag}-add-updated":
+                missing.append(f"{c.user}: added then updated {oid}: {a}")
+        for oid in c.deleted_adds:
+            if notes(oid) is not None:
+                missing.append(f"{c.user}: added then deleted {oid} is in DEFAULT")
+        for oid in c.own:
+            a = notes(oid)
+            if not a or a["notes"] != f"{c.tag}-own" or a["estloss"] != 1000 * (c.number + 1):
+                missing.append(f"{c.user}: own update of {oid}: {a}")
+    check(f"{label}: no edit lost (adds, updates and deletes of every crew in DEFAULT)", not missing, "; ".join(missing[:10]))
+
+    # Shared features: the crew that posted last wins, and its reconcile reported the conflict.
+    wrong, unreported = [], []
+    for k in range(n):
+        oid = 2 * n + 1 + k
+        pair = [crews[k], crews[(k + 1) % n]]
+        first, last = sorted(pair, key=lambda c: c.post_moment)
+        a = notes(oid)
+        if not a or a["notes"] != f"{last.tag}-shared":
+            wrong.append(f"feature {oid} shared by {first.user} (posted first) and {last.user}: DEFAULT has {a and a['notes']}")
+        if oid not in last.conflicts:
+            unreported.append(f"feature {oid}: {last.user} posted after {first.user} but its reconciles reported {sorted(last.conflicts)}")
+    check(f"{label}: each of the {n} shared features holds the last poster's edit", not wrong, "; ".join(wrong[:10]))
+    check(f"{label}: every overlapping edit pair was reported as a conflict by reconcile", not unreported, "; ".join(unreported[:10]))
+    spurious = [f"{c.user}: {sorted(c.conflicts - set(c.shared))}" for c in crews if c.conflicts - set(c.shared)]
+    kinds = set().union(*(c.conflict_kinds for c in crews))
+    check(f"{label}: no conflict reported beyond the shared features (kinds {sorted(kinds)})",
+          not spurious and kinds <= {"updateUpdateConflicts"}, "; ".join(spurious[:10]))
+    expected_total = args.sample_damage + n * (args.crew_adds - 1)
+    total = count(port, DAMAGE, 0, "1=1")
+    check(f"{label}: DEFAULT holds the sample's features plus every crew's kept adds ({total})", total == expected_total,
+          f"{total} != {expected_total}")
+    # No version is left locked.
+    infos = vm(port, "/versionInfos", {"token": sign_in(port, "admin", "sample-admin")})["versions"]
+    locked = [v["versionName"] for v in infos if v.get("isLocked") or v.get("isBeingEdited") or v.get("isBeingRead")]
+    check(f"{label}: no version left locked", not locked, str(locked))
+
+
+def concurrent_crews(args, logs, deadline):
+    log(f"concurrent crews: {args.crews} crews, {args.crew_rounds} rounds, {args.crew_adds} adds each")
+    database = os.path.join(args.work, "crews.sqlite")
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(database + suffix):
+            os.remove(database + suffix)
+    users = os.path.join(args.work, "crew-users.json")
+    write_crew_users(users, args.crews)
+    server = Server(args.bin, database, logs, "crews", users=users)
+    try:
+        server.start()
+        args.sample_damage = count(server.port, DAMAGE, 0, "1=1")
+        if args.sample_damage < 3 * args.crews:
+            check("concurrent crews: enough sample features", False, f"{args.sample_damage} < {3 * args.crews}")
+            return
+        for round_number in range(1, args.crew_rounds + 1):
+            if time.monotonic() > deadline:
+                raise Deadline(f"concurrent crews stopped after {round_number - 1} of {args.crew_rounds} rounds")
+            crews_round(args, server, round_number, deadline)
+            args.sample_damage = count(server.port, DAMAGE, 0, "1=1")
+    finally:
+        server.stop()
+
+
+# --- main ---------------------------------------------------------------------------------------------
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bin", required=True, help="the maprules binary")
+    parser.add_argument("--size", choices=["ci", "full"], default="ci",
+                        help="ci: batches of 500 adds, 2 crew rounds; full: batches of 2,000 adds, 5 crew rounds")
+    parser.add_argument("--kills", type=int, default=20)
+    parser.add_argument("--batch-size", type=int)
+    parser.add_argument("--crews", type=int, default=8)
+    parser.add_argument("--crew-rounds", type=int)
+    parser.add_argument("--crew-adds", type=int, default=20)
+    parser.add_argument("--only", choices=["crash", "crews"])
+    parser.add_argument("--seed", type=int, default=int(time.time()))
+    parser.add_argument("--deadline", type=float, help="seconds for the whole run (ci 900, full 3600)")
+    parser.add_argument("--work", default=".build-reliability", help="database files and logs")
+    args = parser.parse_args()
+    full = args.size == "full"
+    args.batch_size = args.batch_size or (2000 if full else 500)
+    args.crew_rounds = args.crew_rounds or (5 if full else 2)
+    args.deadline = args.deadline or (3600 if full else 900)
+    if args.crews < 2:
+        parser.error("--crews must be at least 2 (shared features need two crews)")
+    if args.crew_adds < 3:
+        parser.error("--crew-adds must be at least 3")
+    logs = os.path.join(args.work, "logs")
+    shutil.rmtree(logs, ignore_errors=True)
+    os.makedirs(logs, exist_ok=True)
+    deadline = time.monotonic() + args.deadline
+    log(f"seed {args.seed} (repeat with --seed {args.seed}); logs in {logs}")
+
+    for name, scenario in (("crash", crash_safety), ("crews", concurrent_crews)):
+        if args.only and args.only != name:
+            continue
+        began = time.monotonic()
+        try:
+            scenario(args, logs, deadline)
+        except Deadline as stop:
+            check(f"{name}: finished within the run's deadline of {args.deadline:.0f} s", False, str(stop))
+        except Exception as error:  # noqa: BLE001 - any other failure is a failed check, then the next scenario
+            check(f"{name}: ran to the end", False, f"{type(error).__name__}: {error}")
+        log(f"{name}: {time.monotonic() - began:.1f} s")
+
+    print(f"{passed} passed, {failed} failed", flush=True)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
