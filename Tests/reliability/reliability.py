@@ -226,10 +226,7 @@ class BatchSender(threading.Thread):
 
 def crash_safety(args, logs, deadline):
     log(f"crash safety: {args.kills} kills, batches of {args.batch_size} adds")
-    database = os.path.join(args.work, "crash.sqlite")
-    for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(database + suffix):
-            os.remove(database + suffix)
+    database = fresh_database(args, "crash.sqlite")
     rng = random.Random(args.seed)
     server = Server(args.bin, database, logs, "crash")
     try:
@@ -324,6 +321,224 @@ def crash_safety(args, logs, deadline):
         server.stop()
 
 
+def graceful_stop_during_batches(args, logs, deadline):
+    """SIGTERM while a batch is being sent: the server finishes in-flight requests, then exits 0. Every
+    batch is all or nothing, every answered batch is present, and no batch is written without being
+    answered (a graceful stop does not drop an answer)."""
+    rounds = args.term_rounds
+    rng = random.Random(args.seed + 3)
+    database = fresh_database(args, "graceful.sqlite")
+    server = Server(args.bin, database, logs, "graceful")
+    bad_exit, partial, lost, unanswered_written = [], [], [], []
+    answered_in_flight = 0
+    log(f"graceful stop: {rounds} SIGTERM during batches of {args.batch_size} adds")
+    try:
+        server.start()
+        token = sign_in(server.port, "editor01", "sample-editor01")
+        warmup = BatchSender(server.port, token, 0, args.batch_size, rng, 1)
+        warmup.start()
+        warmup.join(timeout=300)
+        if not warmup.durations:
+            raise ServiceFailure(f"a first batch: {warmup.error} {warmup.refused}")
+        batch_seconds = warmup.durations[0]
+        for round_number in range(1, rounds + 1):
+            if time.monotonic() > deadline:
+                raise Deadline(f"graceful stops stopped after {round_number - 1} of {rounds}")
+            if not server.alive():
+                server.start()
+                token = sign_in(server.port, "editor01", "sample-editor01")
+            sender = BatchSender(server.port, token, 100 + round_number, args.batch_size, rng, limit=6)
+            sender.start()
+            time.sleep(rng.uniform(0.0, 2.0 * batch_seconds))
+            stop_began = time.monotonic()
+            server.process.send_signal(signal.SIGTERM)
+            sender.stop_flag.set()
+            try:
+                code = server.process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                code = "no exit within 60 s"
+                server.kill()
+            stop_seconds = time.monotonic() - stop_began
+            if code != 0:
+                bad_exit.append(f"round {round_number}: {code}")
+            sender.join(timeout=150)
+            server.start()
+            token = sign_in(server.port, "editor01", "sample-editor01")
+            for batch_id in sender.sent:
+                n = count(server.port, TREES, 0, f"Notes = '{batch_id}'")
+                answered = batch_id in sender.acknowledged
+                if n not in (0, args.batch_size):
+                    partial.append(f"{batch_id}: {n} of {args.batch_size}")
+                if answered and n != args.batch_size:
+                    lost.append(f"{batch_id}: answered, {n} of {args.batch_size}")
+                if not answered and n != 0:
+                    unanswered_written.append(f"{batch_id}: not answered, but {n} written")
+            answered_in_flight += 1 if sender.sent and sender.sent[-1] in sender.acknowledged else 0
+            log(f"SIGTERM {round_number}: exit {code} after {stop_seconds:.2f} s; batches sent {len(sender.sent)}, "
+                f"answered {len(sender.acknowledged)}")
+        check(f"graceful stop: {rounds} SIGTERM during batches, exit 0 every time (the last batch answered in "
+              f"{answered_in_flight} rounds)", not bad_exit, "; ".join(bad_exit))
+        check("graceful stop: every batch all or nothing, every answered batch present", not partial and not lost,
+              "; ".join((partial + lost)[:5]))
+        check("graceful stop: no batch written without its answer", not unanswered_written, "; ".join(unanswered_written[:5]))
+    finally:
+        server.stop()
+
+
+def sample_counts():
+    """Feature count of every sample layer, from the sample files: {(service, layer): n}."""
+    counts = {}
+    for service in (TREES, DAMAGE):
+        folder = os.path.join("Samples", service, "features")
+        for name in sorted(os.listdir(folder)):
+            layer, extension = os.path.splitext(name)
+            if extension in (".json", ".geojson"):
+                with open(os.path.join(folder, name)) as file:
+                    counts[(service, int(layer))] = len(json.load(file)["features"])
+    return counts
+
+
+def fresh_database(args, name):
+    database = os.path.join(args.work, name)
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        if os.path.exists(database + suffix):
+            os.remove(database + suffix)
+    return database
+
+
+def crash_during_first_start(args, logs, deadline):
+    """kill -9 while the first start loads the samples into a new database file, then restart: every
+    sample layer is there whole (the load is one transaction per service), and the server answers."""
+    rng = random.Random(args.seed + 1)
+    expected = sample_counts()
+    wrong = []
+    rounds = args.start_kills
+    # How long a first start takes (exec to the port line, samples loaded into a new file).
+    server = Server(args.bin, fresh_database(args, "first-start.sqlite"), logs, "first-start-0")
+    try:
+        window = server.start()
+    finally:
+        server.stop()
+    log(f"crash during the first start: {rounds} kills within the {window:.2f} s a first start takes")
+    before_port = 0
+    for round_number in range(1, rounds + 1):
+        if time.monotonic() > deadline:
+            raise Deadline(f"first-start kills stopped after {round_number - 1} of {rounds}")
+        database = fresh_database(args, "first-start.sqlite")
+        server = Server(args.bin, database, logs, f"first-start-{round_number}")
+        out_path = os.path.join(logs, f"first-start-{round_number}-killed.out")
+        try:
+            with open(out_path, "w") as out:
+                server.process = subprocess.Popen([args.bin, "serve", "--port", "0", "--database", database],
+                                                  stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+            time.sleep(rng.uniform(0.0, window))
+            server.kill()
+            with open(out_path) as out:
+                before_port += 0 if "  port: " in out.read() else 1
+            server.start()
+            got = {key: count(server.port, key[0], key[1], "1=1") for key in expected}
+            if got != expected:
+                wrong.append(f"round {round_number}: {got} != {expected}")
+        finally:
+            server.stop()
+    check(f"crash during first start: {rounds} kill -9 ({before_port} before the port was printed), every sample layer "
+          f"whole after the restart", not wrong, "; ".join(wrong[:5]))
+
+
+def crash_during_post(args, logs, deadline):
+    """kill -9 while a version with many edits is posted to DEFAULT, then restart: the posted rows are
+    all in DEFAULT or none is; an acknowledged post is there; the version still shows its edits; a
+    post that did not land is done again after the restart."""
+    rounds = args.post_kills
+    size = args.batch_size
+    log(f"crash during post: {rounds} kills, versions of {size} adds")
+    database = fresh_database(args, "post.sqlite")
+    rng = random.Random(args.seed + 2)
+    server = Server(args.bin, database, logs, "post")
+    try:
+        server.start()
+        sample = count(server.port, DAMAGE, 0, "1=1")
+        landed_total = 0
+        partial, lost, not_in_version, reposted = [], [], [], []
+        post_seconds = None
+        in_flight = 0
+        for round_number in range(0, rounds + 1):
+            if time.monotonic() > deadline:
+                raise Deadline(f"post kills stopped after {round_number} of {rounds}")
+            if not server.alive():
+                server.start()
+            port = server.port
+            token = sign_in(port, "editor01", "sample-editor01")
+            tag = f"post-r{round_number:02d}"
+            created = vm(port, "/create", {"versionName": f"crashpost_{round_number:02d}_{args.seed}", "accessPermission": "public", "token": token})
+            guid = created["versionInfo"]["versionGuid"].strip("{}")
+            name = created["versionInfo"]["versionName"]
+            features = [{"attributes": {"placename": f"{tag}-{i}", "typdamage": "Minor", "primcause": "Wind", "notes": tag},
+                         "geometry": {"x": -88.2 + rng.random() * 0.1, "y": 41.75 + rng.random() * 0.1, "spatialReference": {"wkid": 4326}}}
+                        for i in range(size)]
+            answer = request(port, f"/arcgis/rest/services/{DAMAGE}/FeatureServer/0/applyEdits",
+                             {"adds": json.dumps(features), "gdbVersion": name, "token": token, "f": "json"}, timeout=120)
+            if not all(r.get("success") for r in answer.get("addResults", [None])):
+                raise ServiceFailure(f"{tag}: adds in the version: {json.dumps(answer)[:300]}")
+            vm(port, f"/versions/{guid}/reconcile", {"token": token})
+            outcome = {}
+
+            def post():
+                began = time.monotonic()
+                try:
+                    outcome["answer"] = request(port, f"{VMS}/versions/{guid}/post", {"token": token, "f": "json"}, timeout=120)
+                    outcome["seconds"] = time.monotonic() - began
+                except Exception as error:  # noqa: BLE001 - killed under the request
+                    outcome["error"] = error
+
+            poster = threading.Thread(target=post, daemon=True)
+            poster.start()
+            if round_number == 0:
+                # The first post is not interrupted: it measures how long a post takes.
+                poster.join(timeout=120)
+                post_seconds = outcome.get("seconds")
+                if not outcome.get("answer", {}).get("success"):
+                    raise ServiceFailure(f"{tag}: post: {outcome}")
+                log(f"posting {size} adds took {post_seconds:.2f} s")
+                landed_total += size
+                continue
+            time.sleep(rng.uniform(0.0, 1.5 * post_seconds))
+            server.kill()
+            poster.join(timeout=150)
+            acknowledged = bool(outcome.get("answer", {}).get("success"))
+            in_flight += 0 if "answer" in outcome else 1
+            server.start()
+            port = server.port
+            token = sign_in(port, "editor01", "sample-editor01")
+            in_default = count(port, DAMAGE, 0, f"notes = '{tag}'")
+            in_version = count(port, DAMAGE, 0, f"notes = '{tag}'", gdbVersion=name, token=token)
+            if in_default not in (0, size):
+                partial.append(f"{tag}: {in_default} of {size} in DEFAULT")
+            if acknowledged and in_default != size:
+                lost.append(f"{tag}: acknowledged post, {in_default} of {size} in DEFAULT")
+            if in_version != size:
+                not_in_version.append(f"{tag}: {in_version} of {size} in the version")
+            if in_default == 0:
+                vm(port, f"/versions/{guid}/reconcile", {"token": token})
+                vm(port, f"/versions/{guid}/post", {"token": token})
+                again = count(port, DAMAGE, 0, f"notes = '{tag}'")
+                if again != size:
+                    reposted.append(f"{tag}: {again} of {size} after posting again")
+            landed_total += size
+            log(f"kill {round_number:2d} during post: {'acknowledged' if acknowledged else 'not answered'}; "
+                f"in DEFAULT after restart {in_default}, in the version {in_version}")
+        total = count(server.port, DAMAGE, 0, "1=1")
+        check(f"crash during post: {rounds} kill -9 during posts ({in_flight} unanswered), the posted rows all or nothing in DEFAULT",
+              not partial, "; ".join(partial[:5]))
+        check("crash during post: every acknowledged post is in DEFAULT", not lost, "; ".join(lost[:5]))
+        check("crash during post: the version still shows all its edits after the restart", not not_in_version, "; ".join(not_in_version[:5]))
+        check("crash during post: a post cut off by the kill posts again after the restart", not reposted, "; ".join(reposted[:5]))
+        check(f"crash during post: DEFAULT holds the sample's {sample} plus every version's adds ({total})",
+              total == sample + landed_total, f"{total} != {sample} + {landed_total}")
+    finally:
+        server.stop()
+
+
 # --- 2. concurrent crews ----------------------------------------------------------------------------
 
 DAMAGE = "DamageAssessment"
@@ -350,6 +565,9 @@ class Crew(threading.Thread):
         self.rng = random.Random(seed)
         self.user = f"crew{number + 1:02d}"
         self.tag = f"r{round_number}-{self.user}"
+        # Odd rounds detect conflicts by object, even rounds by attribute: the shared features change
+        # the same field, so both must report them.
+        self.detection = "byObject" if round_number % 2 else "byAttribute"
         # Sample features 1..2N are edited by one crew only; 2N+1..3N are each shared by two crews
         # (crew k and crew k+1 share feature 2N+1+k).
         self.own = [2 * number + 1, 2 * number + 2]
@@ -442,7 +660,7 @@ class Crew(threading.Thread):
                 raise Deadline(f"{self.user}: reconcile + post, attempt {attempt}")
             self.attempts = attempt
             reconciled = self.call(f"{base}/reconcile", sessionId=self.session, abortIfConflicts="false",
-                                   conflictDetection="byObject", withPost="false")
+                                   conflictDetection=self.detection, withPost="false")
             if reconciled.get("hasConflicts"):
                 listed = self.call(f"{base}/conflicts")
                 for layer in listed.get("conflicts", []):
@@ -547,10 +765,7 @@ def crews_round(args, server, round_number, deadline):
 
 def concurrent_crews(args, logs, deadline):
     log(f"concurrent crews: {args.crews} crews, {args.crew_rounds} rounds, {args.crew_adds} adds each")
-    database = os.path.join(args.work, "crews.sqlite")
-    for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(database + suffix):
-            os.remove(database + suffix)
+    database = fresh_database(args, "crews.sqlite")
     users = os.path.join(args.work, "crew-users.json")
     write_crew_users(users, args.crews)
     server = Server(args.bin, database, logs, "crews", users=users)
@@ -575,20 +790,24 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bin", required=True, help="the maprules binary")
     parser.add_argument("--size", choices=["ci", "full"], default="ci",
-                        help="ci: batches of 500 adds, 2 crew rounds; full: batches of 2,000 adds, 5 crew rounds")
-    parser.add_argument("--kills", type=int, default=20)
+                        help="ci: batches of 1,000 adds, 5 post kills, 3 crew rounds; full: 2,000 adds, 20 post kills, 10 crew rounds")
+    parser.add_argument("--kills", type=int, default=20, help="kill -9 during applyEdits batches")
+    parser.add_argument("--start-kills", type=int, default=5, help="kill -9 during the first start (sample load)")
+    parser.add_argument("--post-kills", type=int, help="kill -9 during posts (ci 5, full 20)")
+    parser.add_argument("--term-rounds", type=int, default=5, help="SIGTERM during batches (graceful stop)")
     parser.add_argument("--batch-size", type=int)
     parser.add_argument("--crews", type=int, default=8)
     parser.add_argument("--crew-rounds", type=int)
     parser.add_argument("--crew-adds", type=int, default=20)
-    parser.add_argument("--only", choices=["crash", "crews"])
+    parser.add_argument("--only", choices=["crash", "first-start", "post", "graceful", "crews"])
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--deadline", type=float, help="seconds for the whole run (ci 900, full 3600)")
     parser.add_argument("--work", default=".build-reliability", help="database files and logs")
     args = parser.parse_args()
     full = args.size == "full"
-    args.batch_size = args.batch_size or (2000 if full else 500)
-    args.crew_rounds = args.crew_rounds or (5 if full else 2)
+    args.batch_size = args.batch_size or (2000 if full else 1000)
+    args.crew_rounds = args.crew_rounds or (10 if full else 3)
+    args.post_kills = args.post_kills if args.post_kills is not None else (20 if full else 5)
     args.deadline = args.deadline or (3600 if full else 900)
     if args.crews < 2:
         parser.error("--crews must be at least 2 (shared features need two crews)")
@@ -600,7 +819,9 @@ def main():
     deadline = time.monotonic() + args.deadline
     log(f"seed {args.seed} (repeat with --seed {args.seed}); logs in {logs}")
 
-    for name, scenario in (("crash", crash_safety), ("crews", concurrent_crews)):
+    scenarios = (("crash", crash_safety), ("first-start", crash_during_first_start), ("post", crash_during_post),
+                 ("graceful", graceful_stop_during_batches), ("crews", concurrent_crews))
+    for name, scenario in scenarios:
         if args.only and args.only != name:
             continue
         began = time.monotonic()
