@@ -138,6 +138,7 @@ import Service
         let message = Self.loadError(yaml)
         #expect(message.hasPrefix("\(yaml):"), "\(message)")
         #expect(message.contains("not a valid users file"), "\(message)")
+        #expect(message.contains("(line 3)"), "the line of the unclosed list: \(message)")
 
         let json = try Self.file("users.json", "{\"users\": [\n  {\"username\": \"a\",}\n]}")
         let jsonMessage = Self.loadError(json)

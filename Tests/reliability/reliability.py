@@ -3,7 +3,7 @@
 Usage:
     python3 Tests/reliability/reliability.py --bin .build/debug/maprules [--size ci|full] [options]
 
-Two scenarios, each against its own server started with `--port 0` (the port is read from the
+Scenarios, each against its own server started with `--port 0` (the port is read from the
 `  port: N` line the server prints) on a fresh database file under --work:
 
 1. crash: TreesOfPortland layer 0 receives applyEdits batches of --batch-size adds, every feature of a
@@ -16,13 +16,17 @@ Two scenarios, each against its own server started with `--port 0` (the port is 
 
 2. crews: --crews (8) clients, each signed in as its own user (a users file written for the run,
    crew01..crew08), each create a branch version of DamageAssessment, start reading and editing it,
-   apply edits with gdbVersion + sessionID (adds; updates and deletes of its own adds; updates of
-   two sample features it alone edits; updates of two sample features shared with its neighbours,
-   so that every shared feature is edited by exactly two crews), then reconcile + post, retrying
+   apply edits with gdbVersion + sessionID (adds; updates and deletes of its own adds; an update of a
+   sample feature it alone edits; updates of sample features shared with its neighbours, each edited by
+   exactly two crews, in the same field or in different fields), then reconcile + post, retrying
    when DEFAULT moved in between (bounded). Checked in DEFAULT afterwards: every non-conflicting edit
-   of every crew is there, each shared feature holds the value of the crew that posted last, the
-   later poster's reconcile reported each shared feature as a conflict, and no other conflict was
-   reported. --crew-rounds rounds (each with new versions).
+   of every crew is there, a field both crews changed holds the value of the crew that posted last,
+   different fields merge by attribute and follow the last poster's row by object, the later poster's
+   reconcile reported each conflict, and no other conflict was reported. --crew-rounds rounds (each
+   with new versions; odd rounds byObject, even rounds byAttribute).
+
+Also: kill -9 during the first start (sample load), kill -9 during posts of a version, and SIGTERM
+during batches (graceful stop), see the functions of the same names.
 
 Every request has a timeout, every loop a bound in count, and the whole run a deadline (--deadline
 seconds). Prints `PASS name` / `FAIL name: why` per check and `N passed, N failed` last; exits 1 on
@@ -113,6 +117,19 @@ def query(port, service, layer, **params):
 
 def count(port, service, layer, where, **params):
     return query(port, service, layer, where=where, returnCountOnly="true", **params)["count"]
+
+
+def paged_ids(port, service, layer, oid_field, page=1000, limit=1000, **params):
+    """Every object id, read page by page with resultOffset/resultRecordCount (at most `limit` pages)."""
+    ids = []
+    for number in range(limit):
+        answer = query(port, service, layer, where="1=1", outFields=oid_field, returnGeometry="false",
+                       resultOffset=number * page, resultRecordCount=page, **params)
+        features = answer["features"]
+        ids.extend(f["attributes"][oid_field] for f in features)
+        if not answer.get("exceededTransferLimit"):
+            return ids
+    raise ServiceFailure(f"paging {service}/{layer}: still more after {limit} pages")
 
 
 # --- the server -------------------------------------------------------------------------------------
@@ -300,6 +317,7 @@ def crash_safety(args, logs, deadline):
                 lost.append(f"{batch_id} (acknowledged): {n} of {args.batch_size} (final check)")
         total = count(server.port, TREES, 0, "1=1")
         ids = query(server.port, TREES, 0, where="1=1", returnIdsOnly="true")["objectIds"]
+        paged = paged_ids(server.port, TREES, 0, "OBJECTID")
         committed_in_flight = sum(1 for b in in_flight_at_kill
                                   if count(server.port, TREES, 0, f"Notes = '{b}'") == args.batch_size)
 
@@ -315,6 +333,9 @@ def crash_safety(args, logs, deadline):
               total == base + present * args.batch_size, f"{total} != {base} + {present} x {args.batch_size}")
         check(f"crash safety: object ids unique ({len(ids)})", len(ids) == len(set(ids)) == total,
               f"{len(ids)} ids, {len(set(ids))} distinct, count {total}")
+        check(f"crash safety: paging through the layer (pages of 1,000) gives every object id once ({len(paged)})",
+              len(paged) == len(set(paged)) and set(paged) == set(ids), f"{len(paged)} paged, {len(set(paged))} distinct, "
+              f"{len(set(ids) - set(paged))} missing, {len(set(paged) - set(ids))} extra")
         if restarts:
             log(f"restarts: {min(restarts):.1f}-{max(restarts):.1f} s")
     finally:
@@ -459,7 +480,7 @@ def crash_during_post(args, logs, deadline):
         server.start()
         sample = count(server.port, DAMAGE, 0, "1=1")
         landed_total = 0
-        partial, lost, not_in_version, reposted = [], [], [], []
+        partial, lost, not_in_version, reposted, paging_wrong = [], [], [], [], []
         post_seconds = None
         in_flight = 0
         for round_number in range(0, rounds + 1):
@@ -518,6 +539,11 @@ def crash_during_post(args, logs, deadline):
                 lost.append(f"{tag}: acknowledged post, {in_default} of {size} in DEFAULT")
             if in_version != size:
                 not_in_version.append(f"{tag}: {in_version} of {size} in the version")
+            # Paging in the version merges DEFAULT's rows with the version's own.
+            version_ids = query(port, DAMAGE, 0, where="1=1", returnIdsOnly="true", gdbVersion=name, token=token)["objectIds"]
+            version_paged = paged_ids(port, DAMAGE, 0, "objectid", gdbVersion=name, token=token)
+            if sorted(version_paged) != sorted(version_ids) or len(set(version_paged)) != len(version_paged):
+                paging_wrong.append(f"{tag}: {len(version_paged)} paged ({len(set(version_paged))} distinct), {len(version_ids)} ids")
             if in_default == 0:
                 vm(port, f"/versions/{guid}/reconcile", {"token": token})
                 vm(port, f"/versions/{guid}/post", {"token": token})
@@ -533,6 +559,8 @@ def crash_during_post(args, logs, deadline):
         check("crash during post: every acknowledged post is in DEFAULT", not lost, "; ".join(lost[:5]))
         check("crash during post: the version still shows all its edits after the restart", not not_in_version, "; ".join(not_in_version[:5]))
         check("crash during post: a post cut off by the kill posts again after the restart", not reposted, "; ".join(reposted[:5]))
+        check("crash during post: paging through the version after the restart gives every object id once", not paging_wrong,
+              "; ".join(paging_wrong[:5]))
         check(f"crash during post: DEFAULT holds the sample's {sample} plus every version's adds ({total})",
               total == sample + landed_total, f"{total} != {sample} + {landed_total}")
     finally:
@@ -568,10 +596,13 @@ class Crew(threading.Thread):
         # Odd rounds detect conflicts by object, even rounds by attribute: the shared features change
         # the same field, so both must report them.
         self.detection = "byObject" if round_number % 2 else "byAttribute"
-        # Sample features 1..2N are edited by one crew only; 2N+1..3N are each shared by two crews
-        # (crew k and crew k+1 share feature 2N+1+k).
-        self.own = [2 * number + 1, 2 * number + 2]
-        self.shared = [2 * crews + 1 + number, 2 * crews + 1 + (number - 1) % crews]
+        # Sample feature k+1 is edited by crew k only. N+1+k is shared by crews k and k+1, which both
+        # change its `notes` (a conflict by object and by attribute). 2N+1+k is shared by crews k and
+        # k+1 too, but crew k changes its `placename` and crew k+1 its `fulladdr` (a conflict by object
+        # only; by attribute the two changes merge).
+        self.own = [number + 1]
+        self.shared = [crews + 1 + number, crews + 1 + (number - 1) % crews]
+        self.split = {2 * crews + 1 + number: "placename", 2 * crews + 1 + (number - 1) % crews: "fulladdr"}
         self.added = []          # object ids added in the version (kept)
         self.updated_adds = []   # object ids added then updated
         self.deleted_adds = []   # object ids added then deleted
@@ -629,7 +660,7 @@ class Crew(threading.Thread):
                                  "spatialReference": {"wkid": 4326}}}
 
         # Edits in a random order of small requests, as a crew in the field would send them.
-        steps = ["adds", "own", "shared0", "shared1"]
+        steps = ["adds", "own", "shared0", "shared1", "split"]
         self.rng.shuffle(steps)
         steps.insert(steps.index("adds") + 1, "adds-followup")
         for step in steps:
@@ -647,6 +678,9 @@ class Crew(threading.Thread):
             elif step == "own":
                 self.edit(updates=json.dumps([{"attributes": {"objectid": i, "notes": f"{self.tag}-own", "estloss": 1000 * (self.number + 1)}}
                                               for i in self.own]))
+            elif step == "split":
+                self.edit(updates=json.dumps([{"attributes": {"objectid": oid, field: f"{self.tag}-{field}"}}
+                                              for oid, field in self.split.items()]))
             else:
                 oid = self.shared[int(step[-1])]
                 self.edit(updates=json.dumps([{"attributes": {"objectid": oid, "notes": f"{self.tag}-shared"}}]))
@@ -696,6 +730,10 @@ def write_crew_users(path, crews):
 def crews_round(args, server, round_number, deadline):
     n = args.crews
     barrier = threading.Barrier(n)
+    # DEFAULT's values of the features whose different fields two crews change, before the round.
+    ancestors = {f["attributes"]["objectid"]: f["attributes"] for f in query(
+        server.port, DAMAGE, 0, objectIds=",".join(str(2 * n + 1 + k) for k in range(n)), outFields="objectid,placename,fulladdr",
+        returnGeometry="false")["features"]}
     crews = [Crew(i, n, server.port, round_number, args.crew_adds, barrier, deadline, args.seed * 1000 + round_number * 10 + i)
              for i in range(n)]
     began = time.monotonic()
@@ -714,7 +752,8 @@ def crews_round(args, server, round_number, deadline):
     port = server.port
 
     def notes(oid):
-        features = query(port, DAMAGE, 0, objectIds=str(oid), outFields="objectid,notes,estloss", returnGeometry="false")["features"]
+        features = query(port, DAMAGE, 0, objectIds=str(oid), outFields="objectid,notes,estloss,placename,fulladdr",
+                         returnGeometry="false")["features"]
         return features[0]["attributes"] if features else None
 
     # Non-conflicting edits of every crew are in DEFAULT.
@@ -739,7 +778,7 @@ def crews_round(args, server, round_number, deadline):
     # Shared features: the crew that posted last wins, and its reconcile reported the conflict.
     wrong, unreported = [], []
     for k in range(n):
-        oid = 2 * n + 1 + k
+        oid = n + 1 + k
         pair = [crews[k], crews[(k + 1) % n]]
         first, last = sorted(pair, key=lambda c: c.post_moment)
         a = notes(oid)
@@ -747,11 +786,43 @@ def crews_round(args, server, round_number, deadline):
             wrong.append(f"feature {oid} shared by {first.user} (posted first) and {last.user}: DEFAULT has {a and a['notes']}")
         if oid not in last.conflicts:
             unreported.append(f"feature {oid}: {last.user} posted after {first.user} but its reconciles reported {sorted(last.conflicts)}")
-    check(f"{label}: each of the {n} shared features holds the last poster's edit", not wrong, "; ".join(wrong[:10]))
-    check(f"{label}: every overlapping edit pair was reported as a conflict by reconcile", not unreported, "; ".join(unreported[:10]))
-    spurious = [f"{c.user}: {sorted(c.conflicts - set(c.shared))}" for c in crews if c.conflicts - set(c.shared)]
+    check(f"{label}: each of the {n} features whose notes two crews changed holds the last poster's edit", not wrong,
+          "; ".join(wrong[:10]))
+
+    # Features whose different fields two crews changed: by attribute both changes land and no conflict is
+    # reported; by object the later poster's whole row wins (the other crew's field is back at the
+    # ancestor's value) and its reconcile reported the conflict.
+    by_attribute = crews[0].detection == "byAttribute"
+    split_wrong = []
+    expected_conflicts = {c.user: {o for o in c.shared if c is max((c2 for c2 in crews if o in c2.shared), key=lambda x: x.post_moment)}
+                          for c in crews}
+    for k in range(n):
+        oid = 2 * n + 1 + k
+        a, b = crews[k], crews[(k + 1) % n]  # a changes placename, b fulladdr
+        first, last = sorted([a, b], key=lambda c: c.post_moment)
+        got = notes(oid)
+        if by_attribute:
+            want = {"placename": f"{a.tag}-placename", "fulladdr": f"{b.tag}-fulladdr"}
+        else:
+            expected_conflicts[last.user].add(oid)
+            ancestor = ancestors[oid]
+            want = {"placename": f"{a.tag}-placename" if last is a else ancestor["placename"],
+                    "fulladdr": f"{b.tag}-fulladdr" if last is b else ancestor["fulladdr"]}
+        if not got or {f: got[f] for f in want} != want:
+            split_wrong.append(f"feature {oid} ({a.user} placename, {b.user} fulladdr, {last.user} posted last): "
+                               f"DEFAULT has {got and {f: got[f] for f in want}}, expected {want}")
+    check(f"{label}: each of the {n} features whose different fields two crews changed holds "
+          f"{'both changes (merged by attribute)' if by_attribute else 'the last poster row (by object)'}",
+          not split_wrong, "; ".join(split_wrong[:10]))
+
+    for c in crews:
+        for oid in expected_conflicts[c.user] - c.conflicts:
+            unreported.append(f"feature {oid}: {c.user} posted last but its reconciles reported {sorted(c.conflicts)}")
+    check(f"{label}: every overlapping edit pair was reported as a conflict by reconcile "
+          f"({sum(len(v) for v in expected_conflicts.values())} conflicts)", not unreported, "; ".join(unreported[:10]))
+    spurious = [f"{c.user}: {sorted(c.conflicts - expected_conflicts[c.user])}" for c in crews if c.conflicts - expected_conflicts[c.user]]
     kinds = set().union(*(c.conflict_kinds for c in crews))
-    check(f"{label}: no conflict reported beyond the shared features (kinds {sorted(kinds)})",
+    check(f"{label}: no other conflict reported (kinds {sorted(kinds)})",
           not spurious and kinds <= {"updateUpdateConflicts"}, "; ".join(spurious[:10]))
     expected_total = args.sample_damage + n * (args.crew_adds - 1)
     total = count(port, DAMAGE, 0, "1=1")
@@ -772,7 +843,7 @@ def concurrent_crews(args, logs, deadline):
     try:
         server.start()
         args.sample_damage = count(server.port, DAMAGE, 0, "1=1")
-        if args.sample_damage < 3 * args.crews:
+        if args.sample_damage < 3 * args.crews:  # features 1..3N are edited
             check("concurrent crews: enough sample features", False, f"{args.sample_damage} < {3 * args.crews}")
             return
         for round_number in range(1, args.crew_rounds + 1):

@@ -126,7 +126,9 @@ enum UsersFileReader {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
              .composer(let context, let problem, let mark, _):
-            let what = [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+            // "while parsing a flow sequence (line 3): did not find expected ',' or ']'"
+            let opening = context.flatMap { $0.text.isEmpty ? nil : "\($0.text) (line \($0.mark.line)): " } ?? ""
+            let what = opening + problem
             return "\(path):\(mark.line): not a valid users file (\(shape)): \(what)."
         default:
             return "\(path) is not a valid users file (\(shape)): \(error)"
