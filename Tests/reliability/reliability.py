@@ -275,7 +275,7 @@ def crash_safety(args, logs, deadline):
             if not server.alive():
                 restarts.append(server.start())
                 token = sign_in(server.port, "editor01", "sample-editor01")
-            sender = BatchSender(server.port, token, round_number, args.batch_size, rng, limit=6)
+            sender = BatchSender(server.port, token, round_number, args.batch_size, rng, limit=10)
             # A random moment within about two batches: the kill lands while the first or second batch
             # is being uploaded, written, committed or answered.
             delay = rng.uniform(0.0, 2.0 * batch_seconds)
@@ -368,7 +368,7 @@ def graceful_stop_during_batches(args, logs, deadline):
             if not server.alive():
                 server.start()
                 token = sign_in(server.port, "editor01", "sample-editor01")
-            sender = BatchSender(server.port, token, 100 + round_number, args.batch_size, rng, limit=6)
+            sender = BatchSender(server.port, token, 100 + round_number, args.batch_size, rng, limit=10)
             sender.start()
             time.sleep(rng.uniform(0.0, 2.0 * batch_seconds))
             stop_began = time.monotonic()
