@@ -37,6 +37,7 @@ import http.client
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -855,6 +856,32 @@ def concurrent_crews(args, logs, deadline):
         server.stop()
 
 
+def server_logs(logs):
+    """Reads the request logs of every server of the run: no request answered 5xx, no crash report; the
+    slowest requests are printed (a request that takes seconds is worth a look, as the 11 s returnIdsOnly
+    answers were)."""
+    pattern = re.compile(r"^\S+ (GET|POST) (\S+) (\d{3}) ([\d.]+)(ms|s)\b")
+    requests, errors, crashes = [], [], []
+    for name in sorted(os.listdir(logs)):
+        if not name.endswith(".err"):
+            continue
+        with open(os.path.join(logs, name), errors="replace") as file:
+            for line in file:
+                match = pattern.match(line)
+                if match:
+                    seconds = float(match.group(4)) / (1000 if match.group(5) == "ms" else 1)
+                    requests.append((seconds, match.group(1), match.group(2), name))
+                    if match.group(3).startswith("5"):
+                        errors.append(f"{name}: {line.strip()}")
+                elif "Fatal error" in line or "Crash" in line or "Segmentation" in line:
+                    crashes.append(f"{name}: {line.strip()}")
+    requests.sort(reverse=True)
+    for seconds, method, path, name in requests[:3]:
+        log(f"slowest: {method} {path} {seconds * 1000:.0f} ms ({name})")
+    check(f"server logs: {len(requests)} requests, none answered 5xx", not errors, "; ".join(errors[:5]))
+    check("server logs: no crash reported", not crashes, "; ".join(crashes[:5]))
+
+
 # --- main ---------------------------------------------------------------------------------------------
 
 def main():
@@ -904,6 +931,7 @@ def main():
             check(f"{name}: ran to the end", False, f"{type(error).__name__}: {error}")
         log(f"{name}: {time.monotonic() - began:.1f} s")
 
+    server_logs(logs)
     print(f"{passed} passed, {failed} failed", flush=True)
     sys.exit(1 if failed else 0)
 
