@@ -23,7 +23,9 @@ Scenarios, each against its own server started with `--port 0` (the port is read
    of every crew is there, a field both crews changed holds the value of the crew that posted last,
    different fields merge by attribute and follow the last poster's row by object, the later poster's
    reconcile reported each conflict, and no other conflict was reported. --crew-rounds rounds (each
-   with new versions; odd rounds byObject, even rounds byAttribute).
+   with new versions; odd rounds byObject, even rounds byAttribute). Then --crew-kills rounds in which
+   the server is killed while the crews work: after the restart every version shows exactly its crew's
+   answered edits, and DEFAULT the same once every version is reconciled and posted.
 
 Also: kill -9 during the first start (sample load), kill -9 during posts of a version, and SIGTERM
 during batches (graceful stop), see the functions of the same names.
@@ -610,6 +612,9 @@ class Crew(threading.Thread):
         self.conflicts = set()   # object ids reported by reconcile (conflicts endpoint), over all attempts
         self.conflict_kinds = set()
         self.post_moment = None
+        self.version_name = None
+        self.done = set()        # edit steps answered with success
+        self.in_flight = None    # the edit step being sent
         self.attempts = 0
         self.error = None
         self.timings = {}
@@ -667,6 +672,7 @@ class Crew(threading.Thread):
         for step in steps:
             if time.monotonic() > self.deadline:
                 raise Deadline("crew edits")
+            self.in_flight = step
             if step == "adds":
                 answer = self.edit(adds=json.dumps([feature(i) for i in range(self.adds)]))
                 ids = [r["objectId"] for r in answer["addResults"]]
@@ -685,6 +691,8 @@ class Crew(threading.Thread):
             else:
                 oid = self.shared[int(step[-1])]
                 self.edit(updates=json.dumps([{"attributes": {"objectid": oid, "notes": f"{self.tag}-shared"}}]))
+            self.done.add(step)
+            self.in_flight = None
             time.sleep(self.rng.uniform(0, 0.05))
         self.timings["edits"] = time.monotonic() - began
 
@@ -746,7 +754,7 @@ def crews_round(args, server, round_number, deadline):
     label = f"crews round {round_number}"
     errors = [f"{c.user}: {c.error}" for c in crews if c.error or c.is_alive()]
     if not check(f"{label}: {n} crews signed in, created versions, edited, reconciled and posted", not errors, "; ".join(errors)[:1500]):
-        return
+        return took
     attempts = [c.attempts for c in crews]
     log(f"{label}: {took:.1f} s; reconcile + post attempts per crew {attempts}; post order "
         f"{[c.user for c in sorted(crews, key=lambda c: c.post_moment)]}")
@@ -833,6 +841,84 @@ def crews_round(args, server, round_number, deadline):
     infos = vm(port, "/versionInfos", {"token": sign_in(port, "admin", "sample-admin")})["versions"]
     locked = [v["versionName"] for v in infos if v.get("isLocked") or v.get("isBeingEdited") or v.get("isBeingRead")]
     check(f"{label}: no version left locked", not locked, str(locked))
+    return took
+
+
+def crew_state(port, crew, token, **view):
+    """What of a crew's own edits a view shows: adds still tagged, the added-then-updated one, whether the
+    added-then-deleted one is there, and the notes of its own sample feature."""
+    state = {"add": count(port, DAMAGE, 0, f"notes = '{crew.tag}-add'", token=token, **view),
+             "add-updated": count(port, DAMAGE, 0, f"notes = '{crew.tag}-add-updated'", token=token, **view)}
+    if crew.deleted_adds:
+        state["deleted-present"] = count(port, DAMAGE, 0, "1=1", objectIds=",".join(map(str, crew.deleted_adds)), token=token, **view)
+    own = query(port, DAMAGE, 0, objectIds=str(crew.own[0]), outFields="notes", returnGeometry="false", token=token, **view)["features"]
+    state["own"] = own[0]["attributes"]["notes"] if own else None
+    return state
+
+
+def crews_crash_round(args, server, round_number, deadline, round_seconds):
+    """kill -9 while the crews work (creating, editing, reconciling or posting), restart, then: every
+    version shows exactly its crew's answered edits (an edit in flight at the kill all or nothing), and
+    once every version is reconciled and posted after the restart, DEFAULT shows the same."""
+    n = args.crews
+    label = f"crews killed, round {round_number}"
+    barrier = threading.Barrier(n)
+    crews = [Crew(i, n, server.port, round_number, args.crew_adds, barrier, deadline, args.seed * 1000 + round_number * 10 + i)
+             for i in range(n)]
+    # Signing in (bcrypt) takes the first part of a round: the kill lands in the rest of it.
+    delay = random.Random(args.seed + round_number).uniform(0.3 * round_seconds, 1.1 * round_seconds)
+    for crew in crews:
+        crew.start()
+    time.sleep(delay)
+    server.kill()
+    for crew in crews:
+        crew.join(timeout=150)
+    if any(c.is_alive() for c in crews):
+        check(f"{label}: the crews end after the kill", False, "a crew is still blocked after 150 s")
+        return
+    server.start()
+    port = server.port
+    a = args.crew_adds
+    wrong, states = [], {}
+    phases = []
+    for c in crews:
+        if c.version_name is None:
+            phases.append("-")
+            continue
+        phases.append("posted" if c.post_moment else (c.in_flight or ("between edits" if len(c.done) < 6 else "reconcile/post")))
+        token = sign_in(port, c.user, SAMPLE_EDITOR_PASSWORD)
+        got = crew_state(port, c, token, gdbVersion=c.version_name)
+        states[c.user] = (c, got)
+        if "adds" in c.done:
+            followed = got["add"] == a - 2 and got["add-updated"] == 1 and got.get("deleted-present") == 0
+            not_followed = got["add"] == a and got["add-updated"] == 0 and got.get("deleted-present") == 1
+            if "adds-followup" in c.done and not followed:
+                wrong.append(f"{c.user}: answered update and delete of its adds not in the version: {got}")
+            elif not (followed or not_followed):
+                wrong.append(f"{c.user}: update + delete of its adds in flight, neither all nor nothing: {got}")
+        elif c.in_flight == "adds":
+            if got["add"] not in (0, a) or got["add-updated"]:
+                wrong.append(f"{c.user}: adds in flight, neither all nor nothing: {got}")
+        elif got["add"] or got["add-updated"]:
+            wrong.append(f"{c.user}: adds never sent, yet in the version: {got}")
+        if "own" in c.done and got["own"] != f"{c.tag}-own":
+            wrong.append(f"{c.user}: answered update of feature {c.own[0]} not in the version: {got['own']}")
+        if "own" not in c.done and c.in_flight != "own" and got["own"] == f"{c.tag}-own":
+            wrong.append(f"{c.user}: update of feature {c.own[0]} never sent, yet in the version")
+    log(f"{label}: killed at {delay:.2f} s; crews were at {phases}")
+    check(f"{label}: after the restart every version shows exactly its crew's answered edits", not wrong, "; ".join(wrong[:6]))
+
+    # Reconcile and post every version (no session: the kill ended them), then DEFAULT shows the same.
+    missing = []
+    for user, (c, before) in states.items():
+        token = sign_in(port, c.user, SAMPLE_EDITOR_PASSWORD)
+        guid = c.guid.strip("{}")
+        vm(port, f"/versions/{guid}/reconcile", {"token": token})
+        vm(port, f"/versions/{guid}/post", {"token": token})
+        after = crew_state(port, c, token)
+        if after != before:
+            missing.append(f"{user}: version showed {before}, DEFAULT shows {after}")
+    check(f"{label}: once reconciled and posted after the restart, DEFAULT holds every crew's edits", not missing, "; ".join(missing[:6]))
 
 
 def concurrent_crews(args, logs, deadline):
@@ -847,11 +933,16 @@ def concurrent_crews(args, logs, deadline):
         if args.sample_damage < 3 * args.crews:  # features 1..3N are edited
             check("concurrent crews: enough sample features", False, f"{args.sample_damage} < {3 * args.crews}")
             return
+        round_seconds = 1.0
         for round_number in range(1, args.crew_rounds + 1):
             if time.monotonic() > deadline:
                 raise Deadline(f"concurrent crews stopped after {round_number - 1} of {args.crew_rounds} rounds")
-            crews_round(args, server, round_number, deadline)
+            round_seconds = crews_round(args, server, round_number, deadline) or round_seconds
             args.sample_damage = count(server.port, DAMAGE, 0, "1=1")
+        for k in range(1, args.crew_kills + 1):
+            if time.monotonic() > deadline:
+                raise Deadline(f"crews killed stopped after {k - 1} of {args.crew_kills} rounds")
+            crews_crash_round(args, server, args.crew_rounds + k, deadline, round_seconds)
     finally:
         server.stop()
 
@@ -893,6 +984,7 @@ def main():
     parser.add_argument("--start-kills", type=int, default=5, help="kill -9 during the first start (sample load)")
     parser.add_argument("--post-kills", type=int, help="kill -9 during posts (ci 5, full 20)")
     parser.add_argument("--term-rounds", type=int, default=5, help="SIGTERM during batches (graceful stop)")
+    parser.add_argument("--crew-kills", type=int, help="crew rounds with a kill -9 while the crews work (ci 3, full 10)")
     parser.add_argument("--batch-size", type=int)
     parser.add_argument("--crews", type=int, default=8)
     parser.add_argument("--crew-rounds", type=int)
@@ -906,6 +998,7 @@ def main():
     args.batch_size = args.batch_size or (2000 if full else 1000)
     args.crew_rounds = args.crew_rounds or (10 if full else 3)
     args.post_kills = args.post_kills if args.post_kills is not None else (20 if full else 5)
+    args.crew_kills = args.crew_kills if args.crew_kills is not None else (10 if full else 3)
     args.deadline = args.deadline or (3600 if full else 900)
     if args.crews < 2:
         parser.error("--crews must be at least 2 (shared features need two crews)")
