@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.0"),
     ],
     targets: [
         .target(name: "WebMap"),
@@ -40,6 +41,7 @@ let package = Package(
                 "WebMap", "Rules",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         // The HTTP face of the service core (Hummingbird 2): routes per resource group, auth middleware,

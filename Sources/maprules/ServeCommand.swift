@@ -31,7 +31,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "PostgreSQL connection URL (not supported yet).")
     var postgres: String?
 
-    @Option(help: "Users file (JSON); default with no DIR: Samples/users.json; otherwise none (anonymous full access).")
+    @Option(help: "Users file, JSON or YAML (.yaml/.yml); default with no DIR: Samples/users.json; otherwise none (anonymous full access).")
     var users: String?
 
     @Flag(help: "Serve HTTPS with a self-signed certificate made at start.")

@@ -49,8 +49,17 @@ public struct Caller: Sendable, Equatable {
 ///             "ownedServices": ["TreesOfPortland"]}]}
 /// ```
 ///
-/// Passwords are stored only as bcrypt hashes (`$2a$`, `$2b$` or `$2y$`). YAML is not read: it would
-/// need a YAML dependency in the core; convert such a file to JSON.
+/// or the same fields in YAML (a `.yaml` or `.yml` file, or any file not starting with `{`):
+///
+/// ```yaml
+/// users:
+///   - username: admin
+///     passwordHash: "$2b$10$..."
+///     role: admin
+///     ownedServices: [TreesOfPortland]
+/// ```
+///
+/// Passwords are stored only as bcrypt hashes (`$2a$`, `$2b$` or `$2y$`).
 public struct UsersFile: Sendable, Codable {
     public struct Entry: Sendable, Codable {
         public var username: String
@@ -70,24 +79,11 @@ public struct UsersFile: Sendable, Codable {
 
     public init(users: [Entry]) { self.users = users }
 
-    /// Reads and checks a users file; refuses duplicate names and hashes that are not bcrypt.
+    /// Reads and checks a users file, JSON or YAML (by extension, else by content); refuses duplicate
+    /// names and hashes that are not bcrypt. Errors name the file and, where known, the line
+    /// (`users.yaml:7: the user 'editor01' is declared twice (first on line 2).`).
     public static func load(path: String) throws -> UsersFile {
-        let file: UsersFile
-        do {
-            file = try JSONDecoder().decode(UsersFile.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw ServiceError.invalidParameter("\(path) is not a valid users file ({\"users\": [{\"username\", \"passwordHash\", \"role\", \"ownedServices\"}]}): \(error)")
-        }
-        var seen = Set<String>()
-        for entry in file.users {
-            guard seen.insert(entry.username.lowercased()).inserted else {
-                throw ServiceError.invalidParameter("\(path): the user '\(entry.username)' is declared twice.")
-            }
-            guard entry.passwordHash.hasPrefix("$2") else {
-                throw ServiceError.invalidParameter("\(path): the password of '\(entry.username)' must be a bcrypt hash, never clear text.")
-            }
-        }
-        return file
+        try UsersFileReader.read(path: path)
     }
 
     /// A bcrypt hash of `password`, for writing users files.
