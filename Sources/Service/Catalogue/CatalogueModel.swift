@@ -40,6 +40,8 @@ public struct LayerModel: Sendable {
     let fieldsByName: [String: FieldDefinition]
     /// Lower-cased names of the fields the service maintains (object id, global id, editor tracking).
     let systemFieldNames: Set<String>
+    /// `fieldDescription(_:)` worked out once for each field's own name.
+    private let descriptionsByName: [String: (name: String, description: JSON?)]
 
     init(key: Int64, id: Int, json: JSON, metadata: LayerMetadata, serviceMaxRecordCount: Int) {
         self.key = key
@@ -55,6 +57,22 @@ public struct LayerModel: Sendable {
         for field in metadata.fields { byName[field.name.lowercased()] = field }
         fieldsByName = byName
         systemFieldNames = Set(metadata.fields.filter { metadata.isSystemMaintained($0) }.map { $0.name.lowercased() })
+        var descriptions: [String: (name: String, description: JSON?)] = [:]
+        for field in json["fields"]?.array ?? [] {
+            guard let name = field["name"]?.string, descriptions[name] == nil else { continue }
+            descriptions[name] = (name, Self.findFieldDescription(name, in: json))
+        }
+        descriptionsByName = descriptions
+    }
+
+    /// The `fields` entry of the metadata whose name matches `name` without regard to case (the first one).
+    func fieldDescription(_ name: String) -> JSON? {
+        if let known = descriptionsByName[name], known.name.utf8.elementsEqual(name.utf8) { return known.description }
+        return Self.findFieldDescription(name, in: json)
+    }
+
+    private static func findFieldDescription(_ name: String, in json: JSON) -> JSON? {
+        (json["fields"]?.array ?? []).first { $0["name"]?.string?.caseInsensitiveCompare(name) == .orderedSame }
     }
 
     /// True when the service maintains `field` (clients' values for it are ignored).
