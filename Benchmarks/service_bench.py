@@ -149,18 +149,27 @@ class Client:
         self.host, self.port, self.prefix = parsed.hostname, parsed.port, parsed.path.rstrip("/")
         self.connection = http.client.HTTPConnection(self.host, self.port, timeout=60)
 
-    def request(self, method, path, body=None):
-        headers = {"Content-Type": "application/x-www-form-urlencoded"} if body is not None else {}
-        data = urllib.parse.urlencode(body).encode() if body is not None else None
+    def send(self, method, path, data=None):
+        """The raw answer to a request whose body (a dict, or bytes already form-encoded) is `data`."""
+        headers = {"Content-Type": "application/x-www-form-urlencoded"} if data is not None else {}
+        if isinstance(data, dict):
+            data = urllib.parse.urlencode(data).encode()
         self.connection.request(method, self.prefix + path, body=data, headers=headers)
         response = self.connection.getresponse()
         payload = response.read()
         if response.status != 200:
             sys.exit(f"service_bench.py: {method} {path}: HTTP {response.status}: {payload[:300]!r}")
+        return payload
+
+    @staticmethod
+    def document(method, path, payload):
         document = json.loads(payload)
         if isinstance(document, dict) and "error" in document:
             sys.exit(f"service_bench.py: {method} {path}: {json.dumps(document['error'])[:400]}")
         return document
+
+    def request(self, method, path, body=None):
+        return self.document(method, path, self.send(method, path, body))
 
 
 def page_offsets(n, pages):
@@ -200,17 +209,21 @@ def edit_bodies(total, batch, token, tag):
 def cmd_edits(base, service, token, total, batch):
     total, batch = int(total), int(batch)
     client = Client(base)
-    bodies = edit_bodies(total, batch, token, "HTTP")
+    path = f"/rest/services/{service}/FeatureServer/0/applyEdits"
+    # Bodies are form-encoded before the clock starts, and answers checked after it stops: the figure is the
+    # server's time (and the loopback's), not this client's.
+    bodies = [urllib.parse.urlencode(body).encode() for body in edit_bodies(total, batch, token, "HTTP")]
     before = client.request("GET", f"/rest/services/{service}/FeatureServer/0/query?where=1%3D1&returnCountOnly=true&f=json")["count"]
     start = time.perf_counter()
+    payloads = [client.send("POST", path, body) for body in bodies]
+    elapsed = time.perf_counter() - start
     added = 0
-    for body in bodies:
-        answer = client.request("POST", f"/rest/services/{service}/FeatureServer/0/applyEdits", body)
+    for payload in payloads:
+        answer = client.document("POST", path, payload)
         results = answer.get("addResults", [])
         if len(results) != batch or not all(r.get("success") for r in results):
             sys.exit(f"service_bench.py: applyEdits answered {json.dumps(answer)[:400]}")
         added += len(results)
-    elapsed = time.perf_counter() - start
     after = client.request("GET", f"/rest/services/{service}/FeatureServer/0/query?where=1%3D1&returnCountOnly=true&f=json")["count"]
     if after - before != total:
         sys.exit(f"service_bench.py: the layer grew by {after - before} features, {total} expected")
@@ -297,7 +310,8 @@ def cmd_raw_edits(path, service, total, batch):
     rows = db.execute("SELECT attributes, geometry, xmin, ymin, xmax, ymax FROM featureRow WHERE layerKey = ? AND branch = 0 "
                       "ORDER BY id DESC LIMIT ?", (key, total)).fetchall()
     rows.reverse()
-    next_id = db.execute("SELECT nextObjectId FROM layer WHERE key = ?", (key,)).fetchone()[0] + 1_000_000
+    next_id = max(db.execute("SELECT nextObjectId FROM layer WHERE key = ?", (key,)).fetchone()[0],
+                  db.execute("SELECT max(objectId) FROM head WHERE layerKey = ?", (key,)).fetchone()[0] + 1) + 1_000_000
     moment = int(time.time() * 1000) + 10_000_000
     start = time.perf_counter()
     for b in range(0, len(rows), batch):
