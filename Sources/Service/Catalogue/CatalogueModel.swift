@@ -38,6 +38,9 @@ public struct LayerModel: Sendable {
     public let globalIdField: String?
     public let maxRecordCount: Int
     let fieldsByName: [String: FieldDefinition]
+    /// `fieldsByName[name.lowercased()]` worked out once for each field's own name (spares lower-casing the
+    /// names clients and stored rows use, which are the fields' own names almost always).
+    private let fieldsByExactName: [String: FieldDefinition]
     /// Lower-cased names of the fields the service maintains (object id, global id, editor tracking).
     let systemFieldNames: Set<String>
     /// `fieldDescription(_:)` worked out once for each field's own name.
@@ -56,6 +59,11 @@ public struct LayerModel: Sendable {
         var byName: [String: FieldDefinition] = [:]
         for field in metadata.fields { byName[field.name.lowercased()] = field }
         fieldsByName = byName
+        var byExactName: [String: FieldDefinition] = [:]
+        for field in metadata.fields where byExactName[field.name] == nil {
+            if let found = byName[field.name.lowercased()] { byExactName[field.name] = found }
+        }
+        fieldsByExactName = byExactName
         systemFieldNames = Set(metadata.fields.filter { metadata.isSystemMaintained($0) }.map { $0.name.lowercased() })
         var descriptions: [String: (name: String, description: JSON?)] = [:]
         for field in json["fields"]?.array ?? [] {
@@ -83,7 +91,7 @@ public struct LayerModel: Sendable {
 
     /// The field named `name`, case-insensitively (a qualified `owner.table.Field` names its last part).
     public func field(_ name: String) -> FieldDefinition? {
-        fieldsByName[name.lowercased()] ?? metadata.field(named: name)
+        fieldsByExactName[name] ?? fieldsByName[name.lowercased()] ?? metadata.field(named: name)
     }
 
     public var fields: [FieldDefinition] { metadata.fields }
