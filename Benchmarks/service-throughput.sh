@@ -20,7 +20,9 @@
 # Options:  --strict  --regenerate (make the folders and databases again)  --help
 # Environment: MAPRULES (a prebuilt binary; skips the build), BENCH_SECONDS (wrk's measured run, default 10),
 #   BENCH_CONNECTIONS (wrk's connections, default 8), BENCH_VERSION_RUNS (versions created per database,
-#   default 40), BENCH_RUNS (runs of (b), best kept; default 3), BENCH_NO_INSTALL=1 (never run apt-get for wrk).
+#   default 40), BENCH_RUNS (runs of (b), best kept; default 3), BENCH_NO_INSTALL=1 (never run apt-get for wrk),
+#   BENCH_KEEP=1 (keep the measured database copies in Benchmarks/generated/service/run).
+# Disk: about 0.9 GB kept in Benchmarks/generated/service/databases, as much again while it runs.
 # Exit: 0 measured (and, with --strict, every target met); 1 a target missed under --strict; 2 could not run.
 set -euo pipefail
 
@@ -76,7 +78,9 @@ stop_servers() {
     done
     server_pids=()
 }
-trap 'stop_servers; rm -rf "$work"' EXIT
+run=""
+# The copies measured (about 0.9 GB) go when the script ends, unless BENCH_KEEP=1.
+trap 'stop_servers; rm -rf "$work"; if [[ -n "$run" && -z "${BENCH_KEEP:-}" ]]; then rm -rf "$run"; fi' EXIT
 
 # --- 1. wrk --------------------------------------------------------------------------------------------------
 if ! command -v wrk >/dev/null 2>&1; then
@@ -234,8 +238,8 @@ start_server "$run/Bench1M.sqlite" "$generated/folders/Bench1M" "$work/serve-1m"
 large_base="$base"
 for pair in "$small_base Bench1k $small_rows" "$large_base Bench1M $large_rows"; do
     read -r b s n <<< "$pair"
-    count="$(curl -s "$b/rest/services/$s/FeatureServer/0/query?where=1%3D1&returnCountOnly=true&f=json" 2>/dev/null \
-        || python3 -c "import sys,urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())" "$b/rest/services/$s/FeatureServer/0/query?where=1%3D1&returnCountOnly=true&f=json")"
+    count="$(python3 -c "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=60).read().decode())" \
+        "$b/rest/services/$s/FeatureServer/0/query?where=1%3D1&returnCountOnly=true&f=json")" || die "$s does not answer a count query"
     [[ "$count" == "{\"count\":$n}" ]] || die "$s answers $count, {\"count\":$n} expected"
 done
 small_token="$(token_for "$small_base")" || die "generateToken failed"
