@@ -5,7 +5,7 @@ import HummingbirdTesting
 import Logging
 import Testing
 @testable import Server
-import Service
+@testable import Service
 
 @Suite struct BodyLimitTests {
     @Test func declaredOversizedBodyIsRefused() async throws {
@@ -117,6 +117,20 @@ import Service
             let answer = try await core.query(service: "TreesOfPortland", layer: layer, parameters, as: .anonymous)
             let set = try #require(answer.featureSet)
             #expect(String(buffer: FeatureSetBytes.buffer(set)) == (try OrderedJSONEncoder().encodeText(set)))
+        }
+    }
+
+    @Test func applyEditsAnswerMatchesTheOrderedEncoder() throws {
+        let results = LayerEditResults(
+            id: 0,
+            addResults: [EditResult(objectId: 7, globalId: "{6F1C2B44-0F3A-4C38-9C5D-2D2E3C1A0B11}", success: true),
+                         EditResult(objectId: nil, globalId: nil, success: false, error: .notNullable("NAME"))],
+            updateResults: [EditResult(objectId: 3, globalId: nil, success: false, error: .rolledBack)],
+            deleteResults: [], attachments: nil, editMoment: 1_732_000_000_123)
+        for answer in [LayerApplyEditsAnswer(results), LayerApplyEditsAnswer(LayerEditResults(id: 1, addResults: [], updateResults: [],
+                                                                                               deleteResults: [], attachments: nil, editMoment: nil))] {
+            let document = try #require(answer.document)
+            #expect(document.text == (try OrderedJSONEncoder().encodeText(answer)))
         }
     }
 }

@@ -90,4 +90,49 @@ import Testing
         let attributes = Attributes([("s", .string("tab\there \"q\" \u{1}")), ("n", .double(0.1)), ("i", .int(-7))])
         #expect(try RowStore.decodeAttributes(attributes.json.text) == attributes)
     }
+
+    /// Points read from the envelope columns are the points parsing the stored text gives.
+    @Test func storedPointsMatchTheParsedText() throws {
+        for point in [Point(x: -122.6765, y: 45.5231), Point(x: 0, y: -0.0), Point(x: -88, y: 41.5), Point(x: 1e16, y: -1.25e-7),
+                      Point(x: 123456789012345.5, y: 2)] {
+            let geometry = Geometry.point(point)
+            let text = geometry.json().text
+            let e = try #require(geometry.envelope)
+            let fast = try #require(RowStore.storedPoint(text, xmin: e.xmin, ymin: e.ymin, xmax: e.xmax, ymax: e.ymax))
+            #expect(Geometry.point(fast) == (try RowStore.decodeGeometry(text)))
+        }
+        // Anything but the exact text of that point is parsed.
+        #expect(RowStore.storedPoint(#"{"x":1,"y":2,"z":3}"#, xmin: 1, ymin: 2, xmax: 1, ymax: 2) == nil)
+        #expect(RowStore.storedPoint(#"{"x":1.0,"y":2}"#, xmin: 1, ymin: 2, xmax: 1, ymax: 2) == nil)
+        #expect(RowStore.storedPoint(#"{"x":1,"y":2}"#, xmin: 1, ymin: 2, xmax: 3, ymax: 2) == nil)
+        #expect(RowStore.storedPoint(#"{"x":1,"y":2}"#, xmin: nil, ymin: 2, xmax: 1, ymax: 2) == nil)
+    }
+
+    @Test func textIsTheScalarByScalarText() throws {
+        // The byte writer against the escaping rules: quote, backslash, control characters, the rest as is.
+        let value = JSON.object([("k\"ey", .string("a\"b\\c\n\r\t\u{0}\u{1F}é😀\u{7F}")), ("d", .double(1e16)), ("n", .double(-0.0)),
+                                 ("i", .int(Int.min)), ("b", .bool(true)), ("z", .null), ("x", .double(.nan))])
+        #expect(value.text == #"{"k\"ey":"a\"b\\c\n\r\t\u0000\u001fé😀\#u{7F}","d":1e+16,"n":0,"i":-9223372036854775808,"b":true,"z":null,"x":null}"#)
+    }
+
+    @Test func madeGUIDsAreCanonicalVersion4() {
+        var seen = Set<String>()
+        for _ in 0..<200 {
+            let guid = GUIDText.make()
+            #expect(GUIDText.normalize(guid) == guid)
+            #expect(guid.count == 38)
+            let characters = Array(guid)
+            #expect(characters[15] == "4")
+            #expect("89AB".contains(characters[20]))
+            seen.insert(guid)
+        }
+        #expect(seen.count == 200)
+    }
+
+    /// With and without repeated keys, conversion keeps the last member of a name, in its place.
+    @Test func parsedObjectsKeepTheLastRepeatedMember() throws {
+        #expect(try JSON.parse(#"{"a":1,"b":2,"a":3}"#) == .object([("b", .int(2)), ("a", .int(3))]))
+        #expect(try JSON.parse(#"{"a":1,"b":{"c":1,"c":2}}"#) == .object([("a", .int(1)), ("b", .object([("c", .int(2))]))]))
+        #expect(try JSON.parse(#"{"a":1,"b":[{"x":1}]}"#) == .object([("a", .int(1)), ("b", .array([.object([("x", .int(1))])]))]))
+    }
 }

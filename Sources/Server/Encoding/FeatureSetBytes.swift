@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import Service
 
@@ -6,53 +7,87 @@ import Service
 /// `Codable` for every attribute of every feature.
 enum FeatureSetBytes {
     static func buffer(_ set: FeatureSet) -> ByteBuffer {
-        var buffer = ByteBufferAllocator().buffer(capacity: 1024 + set.features.count * 512)
-        buffer.writeStaticString("{\"objectIdFieldName\":")
-        JSONBytes.writeString(set.objectIdFieldName, into: &buffer)
+        ByteBuffer(bytes: bytes(set))
+    }
+
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
+    }
+
+    static func bytes(_ set: FeatureSet) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1024 + set.features.count * 512)
+        JSONBytes.appendASCII("{\"objectIdFieldName\":", to: &bytes)
+        JSONBytes.appendString(set.objectIdFieldName, to: &bytes)
         if let globalId = set.globalIdFieldName {
-            buffer.writeStaticString(",\"globalIdFieldName\":")
-            JSONBytes.writeString(globalId, into: &buffer)
+            JSONBytes.appendASCII(",\"globalIdFieldName\":", to: &bytes)
+            JSONBytes.appendString(globalId, to: &bytes)
         }
         if let type = set.geometryType {
-            buffer.writeStaticString(",\"geometryType\":")
-            JSONBytes.writeString(type, into: &buffer)
+            JSONBytes.appendASCII(",\"geometryType\":", to: &bytes)
+            JSONBytes.appendString(type, to: &bytes)
         }
         if let reference = set.spatialReference {
-            buffer.writeStaticString(",\"spatialReference\":")
-            JSONBytes.write(reference.json, into: &buffer)
+            JSONBytes.appendASCII(",\"spatialReference\":", to: &bytes)
+            JSONBytes.append(reference.json, to: &bytes)
         }
-        buffer.writeStaticString(",\"fields\":")
-        JSONBytes.write(.array(set.fields), into: &buffer)
-        buffer.writeStaticString(",\"features\":[")
+        JSONBytes.appendASCII(",\"fields\":", to: &bytes)
+        JSONBytes.append(.array(set.fields), to: &bytes)
+        JSONBytes.appendASCII(",\"features\":[", to: &bytes)
+        // Every feature of a set usually has the same attribute names: each name's `"name":` is written once
+        // and copied while the names stay the same.
+        var names: [String] = []
+        var written: [[UInt8]] = []
         for (index, feature) in set.features.enumerated() {
-            if index > 0 { buffer.writeInteger(UInt8(ascii: ",")) }
-            buffer.writeStaticString("{\"attributes\":{")
-            var first = true
-            for (name, value) in feature.attributes {
-                if !first { buffer.writeInteger(UInt8(ascii: ",")) }
-                first = false
-                JSONBytes.writeString(name, into: &buffer)
-                buffer.writeInteger(UInt8(ascii: ":"))
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONBytes.appendASCII("{\"attributes\":{", to: &bytes)
+            for (position, (name, value)) in feature.attributes.enumerated() {
+                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                if position < names.count && sameBytes(names[position], name) {
+                    bytes.append(contentsOf: written[position])
+                } else {
+                    var key: [UInt8] = []
+                    JSONBytes.appendString(name, to: &key)
+                    key.append(UInt8(ascii: ":"))
+                    bytes.append(contentsOf: key)
+                    if position < names.count {
+                        names[position] = name
+                        written[position] = key
+                    } else if position == names.count {
+                        names.append(name)
+                        written.append(key)
+                    }
+                }
                 switch value {
-                case .null: buffer.writeStaticString("null")
-                case .int(let i): buffer.writeString(String(i))
-                case .double(let d): JSONBytes.write(.double(d), into: &buffer)
-                case .string(let s): JSONBytes.writeString(s, into: &buffer)
+                case .null: JSONBytes.appendASCII("null", to: &bytes)
+                case .int(let i): JSONBytes.appendInteger(i, to: &bytes)
+                case .double(let d): JSONBytes.appendDouble(d, to: &bytes)
+                case .string(let s): JSONBytes.appendString(s, to: &bytes)
                 }
             }
-            buffer.writeInteger(UInt8(ascii: "}"))
+            bytes.append(UInt8(ascii: "}"))
             if let geometry = feature.geometry {
-                buffer.writeStaticString(",\"geometry\":")
-                JSONBytes.write(geometry.json(), into: &buffer)
+                JSONBytes.appendASCII(",\"geometry\":", to: &bytes)
+                if case .point(let p) = geometry {
+                    // What `geometry.json()` gives for a point: {"x": x, "y": y}.
+                    JSONBytes.appendASCII("{\"x\":", to: &bytes)
+                    JSONBytes.appendDouble(p.x, to: &bytes)
+                    JSONBytes.appendASCII(",\"y\":", to: &bytes)
+                    JSONBytes.appendDouble(p.y, to: &bytes)
+                    bytes.append(UInt8(ascii: "}"))
+                } else {
+                    JSONBytes.append(geometry.json(), to: &bytes)
+                }
             }
-            buffer.writeInteger(UInt8(ascii: "}"))
+            bytes.append(UInt8(ascii: "}"))
         }
-        buffer.writeInteger(UInt8(ascii: "]"))
+        bytes.append(UInt8(ascii: "]"))
         if let exceeded = set.exceededTransferLimit {
-            buffer.writeStaticString(",\"exceededTransferLimit\":")
-            buffer.writeStaticString(exceeded ? "true" : "false")
+            JSONBytes.appendASCII(",\"exceededTransferLimit\":", to: &bytes)
+            JSONBytes.appendASCII(exceeded ? "true" : "false", to: &bytes)
         }
-        buffer.writeInteger(UInt8(ascii: "}"))
-        return buffer
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
     }
 }

@@ -21,7 +21,9 @@ struct EditRoutes {
         let layerId = try context.integer("layer")
         let edits = try LayerEdits(arguments: context.arguments, layer: layerId, useGlobalIds: options.useGlobalIds)
         let results = try await core.applyEdits(service: try context.serviceName(), layer: layerId, edits, options: options, as: context.caller)
-        return try ArcGISResponse.json(LayerApplyEditsAnswer(results), context: context)
+        let answer = LayerApplyEditsAnswer(results)
+        if let document = answer.document { return ArcGISResponse.document(document, context: context) }
+        return try ArcGISResponse.json(answer, context: context)
     }
 
     @Sendable func serviceApplyEdits(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
@@ -75,6 +77,30 @@ struct LayerApplyEditsAnswer: Encodable {
     init(_ results: LayerEditResults) { self.results = results }
 
     enum CodingKeys: String, CodingKey { case addResults, updateResults, deleteResults, attachments, editMoment }
+
+    /// The document `OrderedJSONEncoder` makes of this answer, built directly (a batch of adds answers
+    /// hundreds of results, and encoding them through `Codable` was a tenth of the request); nil when the
+    /// answer has attachment results, which go through the encoder.
+    var document: JSON? {
+        guard results.attachments == nil else { return nil }
+        func list(_ results: [EditResult]) -> JSON { .array(results.map(Self.document)) }
+        var members: [(String, JSON)] = [("addResults", list(results.addResults)), ("updateResults", list(results.updateResults)),
+                                         ("deleteResults", list(results.deleteResults))]
+        if let moment = results.editMoment { members.append(("editMoment", .int(Int(moment)))) }
+        return .object(members)
+    }
+
+    static func document(_ result: EditResult) -> JSON {
+        var members: [(String, JSON)] = []
+        members.reserveCapacity(4)
+        if let objectId = result.objectId { members.append(("objectId", .int(Int(objectId)))) }
+        if let globalId = result.globalId { members.append(("globalId", .string(globalId))) }
+        members.append(("success", .bool(result.success)))
+        if let error = result.error {
+            members.append(("error", .object([("code", .int(error.code)), ("description", .string(error.description))])))
+        }
+        return .object(members)
+    }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)

@@ -38,8 +38,13 @@ public struct LayerModel: Sendable {
     public let globalIdField: String?
     public let maxRecordCount: Int
     let fieldsByName: [String: FieldDefinition]
+    /// `fieldsByName[name.lowercased()]` worked out once for each field's own name (spares lower-casing the
+    /// names clients and stored rows use, which are the fields' own names almost always).
+    private let fieldsByExactName: [String: FieldDefinition]
     /// Lower-cased names of the fields the service maintains (object id, global id, editor tracking).
     let systemFieldNames: Set<String>
+    /// `fieldDescription(_:)` worked out once for each field's own name.
+    private let descriptionsByName: [String: (name: String, description: JSON?)]
 
     init(key: Int64, id: Int, json: JSON, metadata: LayerMetadata, serviceMaxRecordCount: Int) {
         self.key = key
@@ -54,7 +59,28 @@ public struct LayerModel: Sendable {
         var byName: [String: FieldDefinition] = [:]
         for field in metadata.fields { byName[field.name.lowercased()] = field }
         fieldsByName = byName
+        var byExactName: [String: FieldDefinition] = [:]
+        for field in metadata.fields where byExactName[field.name] == nil {
+            if let found = byName[field.name.lowercased()] { byExactName[field.name] = found }
+        }
+        fieldsByExactName = byExactName
         systemFieldNames = Set(metadata.fields.filter { metadata.isSystemMaintained($0) }.map { $0.name.lowercased() })
+        var descriptions: [String: (name: String, description: JSON?)] = [:]
+        for field in json["fields"]?.array ?? [] {
+            guard let name = field["name"]?.string, descriptions[name] == nil else { continue }
+            descriptions[name] = (name, Self.findFieldDescription(name, in: json))
+        }
+        descriptionsByName = descriptions
+    }
+
+    /// The `fields` entry of the metadata whose name matches `name` without regard to case (the first one).
+    func fieldDescription(_ name: String) -> JSON? {
+        if let known = descriptionsByName[name], known.name.utf8.elementsEqual(name.utf8) { return known.description }
+        return Self.findFieldDescription(name, in: json)
+    }
+
+    private static func findFieldDescription(_ name: String, in json: JSON) -> JSON? {
+        (json["fields"]?.array ?? []).first { $0["name"]?.string?.caseInsensitiveCompare(name) == .orderedSame }
     }
 
     /// True when the service maintains `field` (clients' values for it are ignored).
@@ -65,7 +91,7 @@ public struct LayerModel: Sendable {
 
     /// The field named `name`, case-insensitively (a qualified `owner.table.Field` names its last part).
     public func field(_ name: String) -> FieldDefinition? {
-        fieldsByName[name.lowercased()] ?? metadata.field(named: name)
+        fieldsByExactName[name] ?? fieldsByName[name.lowercased()] ?? metadata.field(named: name)
     }
 
     public var fields: [FieldDefinition] { metadata.fields }

@@ -31,19 +31,34 @@ public enum JSON: Sendable, Equatable, Codable, CustomStringConvertible {
 
     /// Converts a parsed source document (WebMap's position-keeping tree) into a plain value.
     public init(_ node: JSONNode) {
+        self.init(node, noRepeatedKeys: false)
+    }
+
+    /// `noRepeatedKeys`: the parser found no key written twice in one object. Then an object whose keys are
+    /// all ASCII (where equal strings are equal bytes) has unique members as they are, and the set-based
+    /// `uniqueMembers` is skipped.
+    init(_ node: JSONNode, noRepeatedKeys: Bool) {
         switch node.value {
         case .null: self = .null
         case .bool(let b): self = .bool(b)
         case .number(let n): self = n.isInteger && n.int != nil ? .int(n.int!) : .double(n.double)
         case .string(let s): self = .string(s)
-        case .array(let elements): self = .array(elements.map(JSON.init))
-        case .object(let object): self = .object(object.uniqueMembers.map { ($0.key, JSON($0.value)) })
+        case .array(let elements): self = .array(elements.map { JSON($0, noRepeatedKeys: noRepeatedKeys) })
+        case .object(let object):
+            let unique = noRepeatedKeys && object.members.allSatisfy { member in
+                var key = member.key
+                return key.withUTF8 { $0.allSatisfy { $0 < 0x80 } }
+            }
+            self = .object((unique ? object.members : object.uniqueMembers).map { ($0.key, JSON($0.value, noRepeatedKeys: noRepeatedKeys)) })
         }
     }
 
     /// Parses JSON text (a request parameter, a stored column) with WebMap's parser.
     public static func parse(_ text: String) throws -> JSON {
-        do { return JSON(try JSONParser.parse(text).root) } catch {
+        do {
+            let parsed = try JSONParser.parse(text)
+            return JSON(parsed.root, noRepeatedKeys: parsed.duplicateKeys.isEmpty)
+        } catch {
             throw ServiceError.invalidParameter("not valid JSON at character \(error.offset): \(error.message)")
         }
     }
@@ -145,60 +160,73 @@ public enum JSON: Sendable, Equatable, Codable, CustomStringConvertible {
 
     /// Compact JSON text.
     public var text: String {
-        var out = ""
-        write(to: &out)
-        return out
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        write(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public var description: String { text }
 
-    private func write(to out: inout String) {
+    // The text is gathered as UTF-8 bytes: appending to a String scalar by scalar was most of the cost of
+    // storing a feature.
+    private func write(to out: inout [UInt8]) {
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let i): out.append(contentsOf: String(i).utf8)
         case .double(let d):
-            if !d.isFinite { out += "null" }
-            else if d.rounded() == d && abs(d) < 1e15 { out += String(Int(d)) }
-            else { out += "\(d)" }
+            if !d.isFinite { out.append(contentsOf: "null".utf8) }
+            else if d.rounded() == d && abs(d) < 1e15 { out.append(contentsOf: String(Int(d)).utf8) }
+            else { out.append(contentsOf: d.description.utf8) }
         case .string(let s): JSON.writeString(s, to: &out)
         case .array(let elements):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (i, element) in elements.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 element.write(to: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (i, (key, value)) in members.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 JSON.writeString(key, to: &out)
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 value.write(to: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// A string in double quotes with the quote, the backslash and the control characters escaped (newline,
+    /// return and tab by letter, the others as u00xx); everything else as it is. Bytes of multi-byte UTF-8 sequences are never below 0x80, so
+    /// escaping byte by byte is escaping scalar by scalar.
+    private static func writeString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { utf8 in
+            if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                out.append(contentsOf: utf8)
+                return
+            }
+            for byte in utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
+                case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
+                case UInt8(ascii: "\n"): out.append(contentsOf: "\\n".utf8)
+                case UInt8(ascii: "\r"): out.append(contentsOf: "\\r".utf8)
+                case UInt8(ascii: "\t"): out.append(contentsOf: "\\t".utf8)
+                case 0..<0x20:
+                    out.append(contentsOf: "\\u00".utf8)
+                    out.append(hexDigits[Int(byte >> 4)])
+                    out.append(hexDigits[Int(byte & 0xF)])
+                default: out.append(byte)
                 }
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }

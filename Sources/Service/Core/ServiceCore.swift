@@ -74,6 +74,9 @@ public final class ServiceCore: Sendable {
         var config = GRDB.Configuration()
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(10)
+        // SQLite's default page cache is 2 MB per connection: inserts into the global id index of a large layer
+        // then read their pages back from the file again and again.
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -32768") }
         let writer: any DatabaseWriter
         do {
             if configuration.database == ":memory:" || configuration.database.isEmpty {

@@ -51,11 +51,23 @@ public enum AttributeValue: Sendable, Hashable, Codable, CustomStringConvertible
     /// The members of a stored attributes (or point geometry) object, read with the project's one JSON
     /// parser, straight from its tree.
     static func members(ofStoredObject text: String) throws -> [(String, AttributeValue)] {
-        let root: JSONNode
-        do { root = try JSONParser.parse(text).root } catch {
+        let parsed = try storedObject(text)
+        return (parsed.root.object?.members ?? []).map { ($0.key, AttributeValue($0.value)) }
+    }
+
+    /// Parser options for stored objects, made once: the defaults build a set of names to elide for
+    /// every parse, which only matters for documents over 16 MB (stored rows never are).
+    private static let storedObjectOptions: JSONParser.Options = {
+        var options = JSONParser.Options()
+        options.elideLargeArraysNamed = []
+        return options
+    }()
+
+    /// A stored attributes (or geometry) object, parsed with the project's one JSON parser.
+    static func storedObject(_ text: String) throws -> ParsedJSON {
+        do { return try JSONParser.parse(text, options: storedObjectOptions) } catch {
             throw ServiceError.invalidParameter("stored JSON is not valid at character \(error.offset): \(error.message)")
         }
-        return (root.object?.members ?? []).map { ($0.key, AttributeValue($0.value)) }
     }
 
     public var json: JSON {
@@ -121,6 +133,8 @@ public struct Attributes: Sendable, Equatable, Codable, Sequence {
         let lower = name.lowercased()
         return entries.firstIndex { $0.name.lowercased() == lower }
     }
+
+    mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
 
     /// Appends without looking for an existing entry (the caller knows the names are distinct).
     mutating func appendUnchecked(_ name: String, _ value: AttributeValue) { entries.append((name, value)) }

@@ -12,5 +12,26 @@ public enum GUIDText {
     }
 
     /// A new random GUID in canonical form.
-    public static func make() -> String { "{" + UUID().uuidString.uppercased() + "}" }
+    /// (A version-4 UUID from the system's random source, as `UUID()` makes, written without Foundation,
+    /// whose `UUID()` opens the random device for every one.)
+    public static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for half in 0..<2 {
+            var word: UInt64 = generator.next()
+            for i in 0..<8 { bytes[half * 8 + i] = UInt8(truncatingIfNeeded: word); word >>= 8 }
+        }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
+        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
+        let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
+        var text: [UInt8] = [UInt8(ascii: "{")]
+        text.reserveCapacity(38)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        text.append(UInt8(ascii: "}"))
+        return String(decoding: text, as: UTF8.self)
+    }
 }

@@ -14,7 +14,9 @@ final class PageAnchors: @unchecked Sendable {
 
     /// The object id at `offset` among the live objects of DEFAULT (nil past the end).
     func objectId(_ db: Database, layerKey: Int64, offset: Int) throws -> Int64?? {
-        guard let moment = try Int64.fetchOne(db, sql: "SELECT defaultMoment FROM layer WHERE key = ?", arguments: [layerKey]) else { return nil }
+        guard let moment = try Int64.fetchOne(db.cachedStatement(sql: "SELECT defaultMoment FROM layer WHERE key = ?"), arguments: [layerKey]) else {
+            return nil
+        }
         lock.lock()
         let cached = entries[layerKey]
         lock.unlock()

@@ -175,7 +175,8 @@ struct QueryPlan {
         let limit = max(0, min(parameters.resultRecordCount ?? cap, cap))
         let offset = max(0, parameters.resultOffset ?? 0)
         let withGeometry = parameters.returnGeometry && !layer.isTable
-        let select: SQL = withGeometry ? "SELECT r.attributes, r.geometry" : "SELECT r.attributes, NULL"
+        // The envelope columns let a point be read without parsing its text (`RowStore.storedPoint`).
+        let select: SQL = withGeometry ? "SELECT r.attributes, r.geometry, r.xmin, r.ymin, r.xmax, r.ymax" : "SELECT r.attributes, NULL, NULL, NULL, NULL, NULL"
         let defaultOrder = (parameters.orderByFields ?? "").trimmingCharacters(in: .whitespaces).isEmpty
         let page: SQL
         if unfiltered && defaultOrder {
@@ -201,12 +202,23 @@ struct QueryPlan {
             let ordering: SQL = defaultOrder && view.branch == 0 ? "h.objectId" : order
             page = "\(select) \(source) ORDER BY \(ordering) LIMIT \(limit + 1) OFFSET \(offset)"
         }
-        let rows = try Row.fetchAll(db, SQLRequest<Row>(literal: page, cached: true))
-        let exceeded = rows.count > limit
+        // Rows are read in place from the statement, each column as a `DatabaseValue` (no generic decoding of
+        // optionals per column, no copy of the whole row).
+        let rows = try Row.fetchCursor(db, SQLRequest<Row>(literal: page, cached: true))
+        var exceeded = false
         var features: [Feature] = []
-        features.reserveCapacity(min(rows.count, limit))
-        for row in rows.prefix(limit) {
-            features.append(try feature(attributes: row[0], geometry: row[1], withGeometry: withGeometry))
+        features.reserveCapacity(min(limit, 1024))
+        while let row = try rows.next() {
+            guard features.count < limit else {
+                exceeded = true
+                break
+            }
+            let attributes: DatabaseValue = row[0]
+            guard let attributesText = String.fromDatabaseValue(attributes) else {
+                throw ServiceError.internal("A stored feature has no attributes.")
+            }
+            features.append(try feature(attributes: attributesText, geometry: Self.text(row[1]), withGeometry: withGeometry,
+                                        envelope: (Self.real(row[2]), Self.real(row[3]), Self.real(row[4]), Self.real(row[5]))))
         }
         return .features(FeatureSet(
             objectIdFieldName: layer.objectIdField, globalIdFieldName: layer.globalIdField,
@@ -214,23 +226,69 @@ struct QueryPlan {
             fields: fieldDescriptions(outFields), features: features, exceededTransferLimit: exceeded ? true : nil))
     }
 
-    func feature(attributes text: String, geometry: String?, withGeometry: Bool) throws -> Feature {
-        var lookup: [String: AttributeValue] = [:]
-        let members = try AttributeValue.members(ofStoredObject: text)
-        lookup.reserveCapacity(members.count)
-        for (key, value) in members { lookup[key] = value }
+    private static func text(_ value: DatabaseValue) -> String? {
+        if case .string(let s) = value.storage { return s }
+        return value.isNull ? nil : String.fromDatabaseValue(value)
+    }
+
+    private static func real(_ value: DatabaseValue) -> Double? {
+        switch value.storage {
+        case .double(let d): return d
+        case .int64(let i): return Double(i)
+        case .null: return nil
+        default: return Double.fromDatabaseValue(value)
+        }
+    }
+
+    func feature(attributes text: String, geometry: String?, withGeometry: Bool,
+                 envelope: (Double?, Double?, Double?, Double?) = (nil, nil, nil, nil)) throws -> Feature {
+        let parsed = try AttributeValue.storedObject(text)
+        let members = parsed.root.object?.members ?? []
         var attributes = Attributes()
-        for name in outFields { attributes.appendUnchecked(name, lookup[name] ?? .null) }
+        attributes.reserveCapacity(outFields.count)
+        // Each output field takes the value of the last member of that name (null when there is none). Stored
+        // objects hold each field once, in field order: when no two keys can be equal (no repeated key, every
+        // key ASCII, so no two distinct keys are canonically equivalent either), the one member of a name is
+        // found by looking on from where the previous field was found.
+        if parsed.duplicateKeys.isEmpty && members.allSatisfy({ member in
+            var key = member.key
+            return key.withUTF8 { $0.allSatisfy { $0 < 0x80 } }
+        }) {
+            var cursor = 0
+            for name in outFields {
+                var value = AttributeValue.null
+                var k = cursor
+                for _ in 0..<members.count {
+                    if k == members.count { k = 0 }
+                    if members[k].key == name {
+                        value = AttributeValue(members[k].value)
+                        cursor = k + 1
+                        break
+                    }
+                    k += 1
+                }
+                attributes.appendUnchecked(name, value)
+            }
+        } else {
+            for name in outFields {
+                attributes.appendUnchecked(name, members.last { $0.key == name }.map { AttributeValue($0.value) } ?? .null)
+            }
+        }
         var shape: Geometry?
-        if withGeometry, let g = try RowStore.decodeGeometry(geometry) { shape = Projection.project(g, from: .wgs84, to: outSystem) }
+        if withGeometry, let geometry {
+            let g: Geometry?
+            if let point = RowStore.storedPoint(geometry, xmin: envelope.0, ymin: envelope.1, xmax: envelope.2, ymax: envelope.3) {
+                g = .point(point)
+            } else {
+                g = try RowStore.decodeGeometry(geometry)
+            }
+            if let g { shape = Projection.project(g, from: .wgs84, to: outSystem) }
+        }
         return Feature(attributes: attributes, geometry: shape)
     }
 
     func fieldDescriptions(_ names: [String]) -> [JSON] {
-        let all = layer.json["fields"]?.array ?? []
-        return names.compactMap { name in
-            all.first { $0["name"]?.string?.caseInsensitiveCompare(name) == .orderedSame }
-        }
+        names.compactMap { name in layer.fieldDescription(name) }
     }
 
     private func statistics(_ db: Database, source: SQL, stats: [StatisticDefinition]) throws -> QueryResponse {

@@ -95,6 +95,46 @@ struct VersionRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var reconcileDate: Int64?
     var postDate: Int64?
 
+    /// Read column by column: every query resolves its version, and decoding through Codable was a
+    /// noticeable part of a small query.
+    init(row: Row) throws {
+        id = row["id"]
+        service = row["service"]
+        branch = row["branch"]
+        guid = row["guid"]
+        owner = row["owner"]
+        name = row["name"]
+        qualifiedName = row["qualifiedName"]
+        access = row["access"]
+        description = row["description"]
+        ancestorMoment = row["ancestorMoment"]
+        baseMoment = row["baseMoment"]
+        createdDate = row["createdDate"]
+        modifiedDate = row["modifiedDate"]
+        reconcileDate = row["reconcileDate"]
+        postDate = row["postDate"]
+    }
+
+    init(id: Int64?, service: String, branch: Int64, guid: String, owner: String, name: String, qualifiedName: String, access: String,
+         description: String, ancestorMoment: Int64, baseMoment: Int64, createdDate: Int64, modifiedDate: Int64, reconcileDate: Int64?,
+         postDate: Int64?) {
+        self.id = id
+        self.service = service
+        self.branch = branch
+        self.guid = guid
+        self.owner = owner
+        self.name = name
+        self.qualifiedName = qualifiedName
+        self.access = access
+        self.description = description
+        self.ancestorMoment = ancestorMoment
+        self.baseMoment = baseMoment
+        self.createdDate = createdDate
+        self.modifiedDate = modifiedDate
+        self.reconcileDate = reconcileDate
+        self.postDate = postDate
+    }
+
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     enum Columns {

@@ -23,9 +23,20 @@ enum RowStore {
             xmin: envelope?.xmin, ymin: envelope?.ymin, xmax: envelope?.xmax, ymax: envelope?.ymax)
         // Two edits of one object in one request share the request's moment: the later replaces the
         // earlier inside the same uncommitted transaction (no committed row is ever changed).
-        try record.insert(db, onConflict: .replace)
-        try HeadRecord(layerKey: layerKey, branch: branch, objectId: row.objectId, moment: moment, isDelete: row.isDelete, rowId: record.id!)
-            .upsert(db)
+        // Prepared once per connection and bound directly: the record methods encode every column through
+        // Codable and build their SQL on every call.
+        let insert = try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO featureRow (layerKey, objectId, globalId, branch, moment, isDelete, attributes, geometry, xmin, ymin, xmax, ymax) \
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try insert.execute(arguments: [record.layerKey, record.objectId, record.globalId, record.branch, record.moment, record.isDelete,
+                                       record.attributes, record.geometry, record.xmin, record.ymin, record.xmax, record.ymax])
+        record.id = db.lastInsertedRowID
+        let head = try db.cachedStatement(sql: """
+            INSERT INTO head (layerKey, branch, objectId, moment, isDelete, rowId) VALUES (?, ?, ?, ?, ?, ?) \
+            ON CONFLICT (layerKey, branch, objectId) DO UPDATE SET moment = excluded.moment, isDelete = excluded.isDelete, rowId = excluded.rowId
+            """)
+        try head.execute(arguments: [layerKey, branch, row.objectId, moment, row.isDelete, record.id!])
         return record
     }
 
@@ -80,6 +91,29 @@ enum RowStore {
 
     static func decodeAttributes(_ text: String) throws -> Attributes {
         Attributes(try AttributeValue.members(ofStoredObject: text).map { (name: $0.0, value: $0.1) })
+    }
+
+    /// A point read from its row's envelope columns, when the stored text is exactly what writing that
+    /// point gives (`{"x":X,"y":Y}`, numbers as `JSON.text` writes them): then parsing the text would give
+    /// the same point, so it is not parsed. Nil otherwise (the caller parses).
+    static func storedPoint(_ text: String, xmin: Double?, ymin: Double?, xmax: Double?, ymax: Double?) -> Point? {
+        guard text.hasPrefix("{\"x\":"), let xmin, let ymin, xmin == xmax, ymin == ymax, xmin.isFinite, ymin.isFinite else { return nil }
+        // Integral values are written as integers and read back as integers (so -0 reads as 0).
+        func written(_ d: Double) -> (text: String, value: Double) {
+            if d.rounded() == d && abs(d) < 1e15 { let i = Int(d); return (String(i), Double(i)) }
+            return (d.description, d)
+        }
+        let x = written(xmin), y = written(ymin)
+        var expected = "{\"x\":"
+        expected.reserveCapacity(48)
+        expected += x.text
+        expected += ",\"y\":"
+        expected += y.text
+        expected += "}"
+        var stored = text
+        let same = expected.withUTF8 { a in stored.withUTF8 { b in a.count == b.count && (a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0) } }
+        guard same else { return nil }
+        return Point(x: x.value, y: y.value)
     }
 
     static func decodeGeometry(_ text: String?) throws -> Geometry? {

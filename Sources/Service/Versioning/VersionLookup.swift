@@ -8,7 +8,9 @@ extension ServiceCore {
         let requested = name?.trimmingCharacters(in: .whitespaces) ?? ""
         let record: VersionRecord?
         if requested.isEmpty {
-            record = try VersionRecord.filter(VersionRecord.Columns.service == service.name && VersionRecord.Columns.branch == 0).fetchOne(db)
+            // Every query of DEFAULT comes here: a statement prepared once per connection.
+            record = try VersionRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM version WHERE service = ? AND branch = 0 LIMIT 1"),
+                                                arguments: [service.name])
         } else if let guid = GUIDText.normalize(requested) {
             record = try VersionRecord.filter(VersionRecord.Columns.service == service.name && VersionRecord.Columns.guid == guid).fetchOne(db)
         } else {

@@ -1,0 +1,295 @@
+#!/usr/bin/env bash
+# Measures `maprules serve` over HTTP on loopback against the project's targets (issue 4):
+#   (a) paged query, 100 features a page, pages spread over a 100,000-feature layer: wrk, 1 thread
+#       target >= 5,000 requests/s and p99 < 20 ms
+#   (b) applyEdits of 10,000 adds in batches of 500, one signed-in user with a token: features/s
+#       target >= 20,000 features/s
+#   (c) creating a version over a layer of 1,000 rows and over one of 1,000,000 rows (two databases):
+#       median time of each, and the ratio large / small; target <= 1.2
+# Each figure is printed beside the raw SQLite figure for the same work, with Python's sqlite3 on the same
+# database file: the service's page SELECT, the same rows inserted in 500-row transactions, one version row.
+# Data (git-ignored, Benchmarks/generated/service/): three sample folders made from Samples/DamageAssessment by
+# Benchmarks/service_bench.py, and three databases made from them by `maprules serve` itself (the 1,000,000
+# rows by copying the 1,000 rows it loaded, in bulk, in SQLite), kept while the generator, the sample and the
+# schema stay the same; every run measures fresh copies.
+#
+#   Benchmarks/service-throughput.sh                 # generate if needed, build release, measure, print the table
+#   Benchmarks/service-throughput.sh --strict        # also exit 1 when a target is missed
+#   MAPRULES=/path/to/maprules Benchmarks/service-throughput.sh   # measure that binary instead of building one
+#
+# Options:  --strict  --regenerate (make the folders and databases again)  --help
+# Environment: MAPRULES (a prebuilt binary; skips the build), BENCH_SECONDS (wrk's measured run, default 10),
+#   BENCH_CONNECTIONS (wrk's connections, default 8), BENCH_VERSION_RUNS (versions created per database,
+#   default 40), BENCH_RUNS (runs of (b), best kept; default 3), BENCH_NO_INSTALL=1 (never run apt-get for wrk),
+#   BENCH_KEEP=1 (keep the measured database copies in Benchmarks/generated/service/run).
+# Disk: about 0.9 GB kept in Benchmarks/generated/service/databases, as much again while it runs.
+# Exit: 0 measured (and, with --strict, every target met); 1 a target missed under --strict; 2 could not run.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+
+seconds="${BENCH_SECONDS:-10}"
+connections="${BENCH_CONNECTIONS:-8}"
+version_runs="${BENCH_VERSION_RUNS:-40}"
+runs="${BENCH_RUNS:-3}"
+generated="Benchmarks/generated/service"
+query_rows=100000
+small_rows=1000
+large_rows=1000000
+edit_total=10000
+edit_batch=500
+users="Samples/users.json"
+user="editor01"
+password="sample-editor01"
+strict=0
+regenerate=0
+
+say() { printf 'service-throughput.sh: %s\n' "$*" >&2; }
+die() { say "$*"; exit 2; }
+
+for arg in "$@"; do
+    case "$arg" in
+        --strict) strict=1 ;;
+        --regenerate) regenerate=1 ;;
+        -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) die "unknown argument '$arg' (try --help)" ;;
+    esac
+done
+for value in "$seconds" "$connections" "$version_runs" "$runs"; do
+    [[ "$value" =~ ^[1-9][0-9]*$ ]] || die "BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_VERSION_RUNS and BENCH_RUNS must be positive whole numbers, got '$value'"
+done
+command -v python3 >/dev/null 2>&1 || die "python3 is needed (data generation, HTTP clients, raw SQLite figures)"
+python3 -c 'import sqlite3' 2>/dev/null || die "python3 has no sqlite3 module"
+if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
+
+work="$(mktemp -d)"
+server_pids=()
+stop_servers() {
+    local pid
+    for pid in "${server_pids[@]}"; do
+        kill -TERM "$pid" 2>/dev/null || true
+    done
+    for pid in "${server_pids[@]}"; do
+        # Bounded wait for a graceful stop, then KILL.
+        for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    server_pids=()
+}
+run=""
+# The copies measured (about 0.9 GB) go when the script ends, unless BENCH_KEEP=1.
+trap 'stop_servers; rm -rf "$work"; if [[ -n "$run" && -z "${BENCH_KEEP:-}" ]]; then rm -rf "$run"; fi' EXIT
+
+# --- 1. wrk --------------------------------------------------------------------------------------------------
+if ! command -v wrk >/dev/null 2>&1; then
+    if [[ -z "${BENCH_NO_INSTALL:-}" ]] && command -v apt-get >/dev/null 2>&1 && [[ "$(id -u)" == 0 ]]; then
+        say "installing wrk (apt-get install -y wrk) ..."
+        if ! { apt-get install -y wrk || { apt-get update && apt-get install -y wrk; }; } > "$work/apt.log" 2>&1; then
+            tail -5 "$work/apt.log" >&2
+        fi
+    fi
+    command -v wrk >/dev/null 2>&1 || die "wrk is not installed (apt-get install wrk; as root this script installs it unless BENCH_NO_INSTALL is set)"
+fi
+
+# --- 2. The binary -------------------------------------------------------------------------------------------
+if [[ -n "${MAPRULES:-}" ]]; then
+    maprules="$MAPRULES"
+    [[ -x "$maprules" ]] || die "MAPRULES=$maprules is not an executable"
+    say "measuring $maprules (MAPRULES; not built here)"
+else
+    command -v swift >/dev/null 2>&1 || die "swift not found on PATH (nor /opt/swift/usr/bin); or set MAPRULES to a built binary"
+    say "building maprules (release) ..."
+    if ! swift build -c release --product maprules > "$work/build.log" 2>&1; then
+        tail -30 "$work/build.log" >&2
+        die "swift build -c release --product maprules failed (output above)"
+    fi
+    maprules="$(swift build -c release --show-bin-path)/maprules"
+fi
+
+# Starts `maprules serve --port 0 --database DB FOLDER` on loopback; sets `port` and `base`. The port is read
+# from the `  port: N` line (bounded wait: loading 100,000 features from a folder takes a few seconds).
+start_server() {
+    local database="$1" folder="$2" log="$3"
+    "$maprules" serve --host 127.0.0.1 --port 0 --database "$database" --users "$users" "$folder" > "$log.out" 2> "$log.err" &
+    local pid=$!
+    server_pids+=("$pid")
+    port=""
+    for _ in $(seq 1 1200); do
+        port="$(sed -n 's/^  port: \([0-9][0-9]*\)$/\1/p' "$log.out" | head -1)"
+        [[ -n "$port" ]] && break
+        kill -0 "$pid" 2>/dev/null || { tail -20 "$log.out" "$log.err" >&2; die "maprules serve exited before listening (log above)"; }
+        sleep 0.25
+    done
+    [[ -n "$port" ]] || { tail -20 "$log.out" "$log.err" >&2; die "maprules serve did not print its port within 300 s"; }
+    base="http://127.0.0.1:$port/arcgis"
+}
+
+# A database ready to copy: the WAL folded into the main file.
+checkpoint() {
+    python3 - "$1" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+db.close()
+PY
+}
+
+# --- 3. Data -------------------------------------------------------------------------------------------------
+pristine="$generated/databases"
+stamp="$generated/.stamp"
+fingerprint="$(cat Benchmarks/service_bench.py Samples/DamageAssessment/*.json Samples/DamageAssessment/features/*.json \
+    Sources/Service/Storage/Schema.swift Sources/Service/Catalogue/SampleFolder.swift 2>/dev/null | sha256sum | cut -c1-16) $query_rows $small_rows $large_rows"
+if (( regenerate )) || [[ ! -f "$stamp" ]] || [[ "$(cat "$stamp")" != "$fingerprint" ]]; then
+    rm -rf "$generated"
+    mkdir -p "$generated/folders" "$pristine"
+    say "generating the sample folders into $generated/folders ..."
+    python3 Benchmarks/service_bench.py folders "$generated/folders" "$query_rows" "$small_rows" || die "generating the folders failed"
+    for name in Bench100k Bench1k Bench1M; do
+        say "loading $name into $pristine/$name.sqlite with maprules serve ..."
+        start=$(date +%s.%N)
+        start_server "$pristine/$name.sqlite" "$generated/folders/$name" "$work/load-$name"
+        stop_servers
+        say "  loaded in $(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$start" "$(date +%s.%N)") s (start, load, stop)"
+    done
+    say "growing Bench1M to $large_rows rows (bulk copy of its rows in SQLite) ..."
+    python3 Benchmarks/service_bench.py grow "$pristine/Bench1M.sqlite" Bench1M "$large_rows" || die "growing Bench1M failed"
+    for name in Bench100k Bench1k Bench1M; do checkpoint "$pristine/$name.sqlite"; done
+    printf '%s\n' "$fingerprint" > "$stamp"
+else
+    say "reusing the folders and databases in $generated (--regenerate to make them again)"
+fi
+run="$generated/run"
+rm -rf "$run"
+mkdir -p "$run"
+for name in Bench100k Bench1k Bench1M; do
+    [[ -f "$pristine/$name.sqlite" ]] || die "$pristine/$name.sqlite is missing (run with --regenerate)"
+    cp "$pristine/$name.sqlite" "$run/$name.sqlite"
+done
+
+token_for() {
+    python3 - "$1" "$user" "$password" <<'PY'
+import http.client, json, sys, urllib.parse
+base, user, password = sys.argv[1:]
+parts = urllib.parse.urlsplit(base)
+connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+body = urllib.parse.urlencode({"username": user, "password": password, "expiration": 120, "f": "json"})
+connection.request("POST", parts.path + "/tokens/generateToken", body=body, headers={"Content-Type": "application/x-www-form-urlencoded"})
+answer = json.loads(connection.getresponse().read())
+if "token" not in answer:
+    sys.exit(f"service-throughput.sh: generateToken answered {answer}")
+print(answer["token"])
+PY
+}
+
+# --- 4. (a) paged query and (b) applyEdits, on Bench100k ---------------------------------------------------------
+say "starting maprules serve on $run/Bench100k.sqlite ..."
+start_server "$run/Bench100k.sqlite" "$generated/folders/Bench100k" "$work/serve-query"
+query_base="$base"
+query_path="/arcgis/rest/services/Bench100k/FeatureServer/0/query"
+python3 Benchmarks/service_bench.py check "$query_base" Bench100k "$query_rows" || die "the paged query check failed"
+
+wrk_run() {
+    wrk -t1 -c"$connections" -d"$1" --timeout 5s --latency -s Benchmarks/service-paged-query.lua "http://127.0.0.1:$port" -- "$query_path" "$query_rows"
+}
+say "(a) warm-up: wrk -t1 -c$connections -d3s ..."
+wrk_run 3s > "$work/wrk-warm.txt" 2>&1 || { cat "$work/wrk-warm.txt" >&2; die "wrk failed"; }
+say "(a) wrk -t1 -c$connections -d${seconds}s --latency -s Benchmarks/service-paged-query.lua ..."
+wrk_run "${seconds}s" > "$work/wrk.txt" 2>&1 || { cat "$work/wrk.txt" >&2; die "wrk failed"; }
+cat "$work/wrk.txt" >&2
+read -r _ a_requests a_seconds a_rps a_p50 a_p99 a_bad a_errors <<< "$(grep '^WRK ' "$work/wrk.txt")" || die "no result line from wrk"
+(( a_bad == 0 && a_errors == 0 )) || die "(a) $a_bad bad replies and $a_errors socket errors out of $a_requests: not a valid measurement"
+say "(a) raw SQLite: the same page SELECT, same offsets, 2,000 pages, one connection ..."
+read -r raw_a_qps raw_a_p99 <<< "$(python3 Benchmarks/service_bench.py raw-query "$run/Bench100k.sqlite" Bench100k "$query_rows" 2000)" \
+    || die "(a) raw SQLite failed"
+
+token="$(token_for "$query_base")" || die "generateToken failed"
+# (b) is mostly writing to the disk (the WAL, its checkpoints), which the machine's other work disturbs: the
+# best of BENCH_RUNS runs is kept, as the other scripts do, and every run is printed.
+b_seconds=""
+b_runs=""
+for i in $(seq 1 "$runs"); do
+    say "(b) applyEdits, run $i of $runs: $edit_total adds in batches of $edit_batch as $user ..."
+    read -r seconds_i added_i <<< "$(python3 Benchmarks/service_bench.py edits "$query_base" Bench100k "$token" "$edit_total" "$edit_batch")" \
+        || die "(b) applyEdits failed"
+    b_runs="$b_runs $seconds_i"
+    if [[ -z "$b_seconds" ]] || python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)' "$seconds_i" "$b_seconds"; then
+        b_seconds="$seconds_i"
+    fi
+    b_added="$added_i"
+done
+stop_servers
+raw_b_seconds=""
+for i in $(seq 1 "$runs"); do
+    say "(b) raw SQLite, run $i of $runs: the last $edit_total rows inserted again, $edit_batch per transaction ..."
+    read -r seconds_i raw_b_rows <<< "$(python3 Benchmarks/service_bench.py raw-edits "$run/Bench100k.sqlite" Bench100k "$edit_total" "$edit_batch")" \
+        || die "(b) raw SQLite failed"
+    if [[ -z "$raw_b_seconds" ]] || python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)' "$seconds_i" "$raw_b_seconds"; then
+        raw_b_seconds="$seconds_i"
+    fi
+done
+
+# --- 5. (c) version creation, 1,000 rows vs 1,000,000 rows --------------------------------------------------------
+say "starting maprules serve on $run/Bench1k.sqlite and $run/Bench1M.sqlite ..."
+start_server "$run/Bench1k.sqlite" "$generated/folders/Bench1k" "$work/serve-1k"
+small_base="$base"
+start_server "$run/Bench1M.sqlite" "$generated/folders/Bench1M" "$work/serve-1m"
+large_base="$base"
+for pair in "$small_base Bench1k $small_rows" "$large_base Bench1M $large_rows"; do
+    read -r b s n <<< "$pair"
+    count="$(python3 -c "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=60).read().decode())" \
+        "$b/rest/services/$s/FeatureServer/0/query?where=1%3D1&returnCountOnly=true&f=json")" || die "$s does not answer a count query"
+    [[ "$count" == "{\"count\":$n}" ]] || die "$s answers $count, {\"count\":$n} expected"
+done
+small_token="$(token_for "$small_base")" || die "generateToken failed"
+large_token="$(token_for "$large_base")" || die "generateToken failed"
+say "(c) creating $version_runs versions on each, in turns ..."
+read -r c_small_ms c_large_ms <<< "$(python3 Benchmarks/service_bench.py versions "$small_base" "$small_token" Bench1k "$large_base" "$large_token" Bench1M "$version_runs")" \
+    || die "(c) version creation failed"
+stop_servers
+read -r raw_c_small_ms raw_c_large_ms <<< "$(python3 Benchmarks/service_bench.py raw-version "$run/Bench1k.sqlite" "$run/Bench1M.sqlite" "$version_runs")" \
+    || die "(c) raw SQLite failed"
+
+# --- 6. The table --------------------------------------------------------------------------------------------
+python3 - "$a_rps" "$a_p50" "$a_p99" "$a_requests" "$raw_a_qps" "$raw_a_p99" "$b_seconds" "$b_added" "$raw_b_seconds" "$raw_b_rows" \
+    "$c_small_ms" "$c_large_ms" "$raw_c_small_ms" "$raw_c_large_ms" "$connections" "$seconds" "$version_runs" "$maprules" "$b_runs" \
+    > "$work/table.txt" <<'PY'
+import sys
+(a_rps, a_p50, a_p99, a_requests, raw_a_qps, raw_a_p99, b_s, b_n, raw_b_s, raw_b_n,
+ c_small, c_large, raw_c_small, raw_c_large, connections, seconds, runs, binary, b_runs) = sys.argv[1:]
+b_all = ", ".join(f"{int(b_n) / float(t):,.0f}" for t in b_runs.split())
+a_rps, a_p50, a_p99, raw_a_qps, raw_a_p99 = map(float, (a_rps, a_p50, a_p99, raw_a_qps, raw_a_p99))
+b_rate = int(b_n) / float(b_s)
+raw_b_rate = int(raw_b_n) / float(raw_b_s)
+c_small, c_large, raw_c_small, raw_c_large = map(float, (c_small, c_large, raw_c_small, raw_c_large))
+ratio = c_large / c_small
+raw_ratio = raw_c_large / raw_c_small
+a_ok = a_rps >= 5000 and a_p99 < 20
+b_ok = b_rate >= 20000
+c_ok = ratio <= 1.2
+rows = [
+    (f"(a) paged query, 100 of 100,000 (wrk -t1 -c{connections} -d{seconds}s)", f"{a_rps:,.0f} req/s, p50 {a_p50:.2f} ms, p99 {a_p99:.2f} ms",
+     f"{raw_a_qps:,.0f} pages/s, p99 {raw_a_p99:.2f} ms", ">= 5,000 req/s, p99 < 20 ms", "PASS" if a_ok else "FAIL"),
+    (f"(b) applyEdits, {int(b_n):,} adds in batches of 500 (best of {len(b_runs.split())})", f"{b_rate:,.0f} features/s ({float(b_s):.2f} s)",
+     f"{raw_b_rate:,.0f} rows/s ({float(raw_b_s):.2f} s)", ">= 20,000 features/s", "PASS" if b_ok else "FAIL"),
+    (f"(c) create version, 1,000 rows (median of {runs})", f"{c_small:.2f} ms", f"{raw_c_small:.3f} ms", "", ""),
+    (f"(c) create version, 1,000,000 rows (median of {runs})", f"{c_large:.2f} ms", f"{raw_c_large:.3f} ms", "", ""),
+    ("(c) ratio 1,000,000 / 1,000", f"{ratio:.2f}", f"{raw_ratio:.2f}", "<= 1.2", "PASS" if c_ok else "FAIL"),
+]
+header = ("measurement", "maprules serve (HTTP, loopback)", "raw SQLite (Python sqlite3)", "target", "result")
+widths = [max(len(str(row[i])) for row in rows + [header]) for i in range(len(header))]
+line = lambda row: "  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip()
+print(f"maprules serve throughput: binary {binary}; wrk {int(a_requests):,} requests, every reply checked")
+print(line(header))
+print(line(["-" * w for w in widths]))
+for row in rows:
+    print(line(row))
+print(f"(b) every run: {b_all} features/s")
+print(f"RESULT: {'PASS' if a_ok and b_ok and c_ok else 'FAIL'} ({sum([a_ok, b_ok, c_ok])} of 3 targets met)")
+PY
+cat "$work/table.txt"
+if (( strict )) && grep -q '^RESULT: FAIL' "$work/table.txt"; then
+    exit 1
+fi
+exit 0

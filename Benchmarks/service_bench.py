@@ -1,0 +1,365 @@
+#!/usr/bin/env python3
+"""Helper of Benchmarks/service-throughput.sh (standard library only).
+
+Subcommands:
+  folders  OUT N_QUERY N_VERSION   sample folders for `maprules serve`, made from Samples/DamageAssessment:
+                                   OUT/Bench100k (layer 0 holds N_QUERY points), OUT/Bench1k and OUT/Bench1M
+                                   (layer 0 holds N_VERSION points each; Bench1M is grown later by `grow`)
+  grow     DB SERVICE ROWS          grows layer 0 of SERVICE to ROWS live rows by copying the rows the server
+                                   loaded (new object ids and global ids), in bulk, straight into SQLite
+  check    BASE SERVICE N           sanity check of paged queries (right ids, 100 features, no error)
+  edits    BASE SERVICE TOKEN TOTAL BATCH   (b) over HTTP: applyEdits adds in batches, one connection
+  versions SBASE STOKEN SMALL LBASE LTOKEN LARGE RUNS   (c) over HTTP: create versions in turns on two servers
+  raw-query   DB SERVICE N PAGES   (a) raw: the service's page SELECT in Python's sqlite3
+  raw-edits   DB SERVICE TOTAL BATCH   (b) raw: the rows (b) wrote, inserted again in BATCH-row transactions
+  raw-version DB SMALL LARGE RUNS  (c) raw: one version row inserted per transaction, each database
+
+Each measuring subcommand prints one line of numbers on standard output; progress goes to standard error.
+"""
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import sqlite3
+import statistics
+import sys
+import time
+import urllib.parse
+import uuid
+
+SAMPLE = "Samples/DamageAssessment"
+SAMPLE_SERVICE = "DamageAssessment"
+
+
+def say(text):
+    print(f"service_bench.py: {text}", file=sys.stderr, flush=True)
+
+
+def guid():
+    return "{" + str(uuid.uuid4()).upper() + "}"
+
+
+# --- folders ------------------------------------------------------------------------------------------------
+
+def make_folder(out, name, count, rng):
+    folder = os.path.join(out, name)
+    if os.path.exists(folder):
+        shutil.rmtree(folder)
+    os.makedirs(os.path.join(folder, "features"))
+    with open(os.path.join(SAMPLE, f"{SAMPLE_SERVICE}.services.json"), encoding="utf-8") as f:
+        text = f.read()
+    # The service is named after its root URL: rename it, so that several copies live in one database.
+    text = text.replace(f"/services/{SAMPLE_SERVICE}/", f"/services/{name}/")
+    with open(os.path.join(folder, f"{name}.services.json"), "w", encoding="utf-8") as f:
+        f.write(text)
+    with open(os.path.join(folder, "service.json"), "w", encoding="utf-8") as f:
+        json.dump({"branchVersioned": True, "defaultVersionAccess": "public", "allowAnonymousQuery": True}, f)
+    with open(os.path.join(SAMPLE, "features", "0.json"), encoding="utf-8") as f:
+        sample = json.load(f)
+    templates = sample["features"]
+    features = []
+    for i in range(1, count + 1):
+        template = templates[i % len(templates)]
+        attributes = dict(template["attributes"])
+        attributes["objectid"] = i
+        attributes["globalid"] = guid()
+        attributes["placename"] = f"{attributes.get('placename') or 'Place'} {i}"
+        attributes["estloss"] = float(rng.randrange(1000, 500000))
+        x = -88.25 + (i % 1000) * 0.0002 + rng.random() * 0.0001
+        y = 41.70 + (i // 1000 % 1000) * 0.0002 + rng.random() * 0.0001
+        features.append({"attributes": attributes, "geometry": {"x": round(x, 6), "y": round(y, 6)}})
+    document = {key: value for key, value in sample.items() if key != "features"}
+    document["features"] = features
+    with open(os.path.join(folder, "features", "0.json"), "w", encoding="utf-8") as f:
+        json.dump(document, f, separators=(",", ":"))
+    say(f"{folder}: {count} features")
+
+
+def cmd_folders(out, n_query, n_version):
+    rng = random.Random(4)
+    os.makedirs(out, exist_ok=True)
+    make_folder(out, "Bench100k", int(n_query), rng)
+    make_folder(out, "Bench1k", int(n_version), rng)
+    make_folder(out, "Bench1M", int(n_version), rng)
+
+
+# --- grow -----------------------------------------------------------------------------------------------------
+
+def layer_key(db, service, layer_id=0):
+    row = db.execute("SELECT key FROM layer WHERE service = ? AND layerId = ?", (service, layer_id)).fetchone()
+    if row is None:
+        sys.exit(f"service_bench.py: no layer {layer_id} of {service} in the database")
+    return row[0]
+
+
+def cmd_grow(path, service, rows):
+    rows = int(rows)
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA cache_size = -524288")
+    db.execute("PRAGMA synchronous = OFF")
+    key = layer_key(db, service)
+    templates = db.execute(
+        "SELECT r.objectId, r.branch, r.moment, r.isDelete, r.attributes, r.geometry, r.xmin, r.ymin, r.xmax, r.ymax "
+        "FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = ? AND h.branch = 0 AND h.isDelete = 0 ORDER BY h.objectId",
+        (key,)).fetchall()
+    if not templates:
+        sys.exit(f"service_bench.py: layer 0 of {service} is empty; nothing to copy")
+    start_id = max(t[0] for t in templates) + 1
+    missing = rows - len(templates)
+    if missing <= 0:
+        say(f"{service} already holds {len(templates)} rows")
+        return
+    oid_pattern = re.compile(r'"objectid":\d+')
+    gid_pattern = re.compile(r'"globalid":"\{[0-9A-F-]+\}"')
+    begin = time.perf_counter()
+
+    def new_rows():
+        for n in range(missing):
+            t = templates[n % len(templates)]
+            object_id = start_id + n
+            global_id = guid()
+            attributes = oid_pattern.sub(f'"objectid":{object_id}', t[4], count=1)
+            attributes = gid_pattern.sub(f'"globalid":"{global_id}"', attributes, count=1)
+            yield (key, object_id, global_id, t[1], t[2], t[3], attributes, t[5], t[6], t[7], t[8], t[9])
+
+    db.execute("BEGIN")
+    db.executemany(
+        "INSERT INTO featureRow (layerKey, objectId, globalId, branch, moment, isDelete, attributes, geometry, xmin, ymin, xmax, ymax) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", new_rows())
+    db.execute(
+        "INSERT INTO head (layerKey, branch, objectId, moment, isDelete, rowId) "
+        "SELECT layerKey, branch, objectId, moment, isDelete, id FROM featureRow WHERE layerKey = ? AND objectId >= ?",
+        (key, start_id))
+    db.execute("UPDATE layer SET nextObjectId = ? WHERE key = ?", (start_id + missing, key))
+    db.execute("COMMIT")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    count = db.execute("SELECT count(*) FROM head WHERE layerKey = ? AND branch = 0 AND isDelete = 0", (key,)).fetchone()[0]
+    say(f"{service}: grew layer 0 to {count} rows in {time.perf_counter() - begin:.1f} s")
+    if count != rows:
+        sys.exit(f"service_bench.py: expected {rows} rows, found {count}")
+
+
+# --- HTTP helpers ---------------------------------------------------------------------------------------------
+
+class Client:
+    def __init__(self, base):
+        parsed = urllib.parse.urlsplit(base)
+        self.host, self.port, self.prefix = parsed.hostname, parsed.port, parsed.path.rstrip("/")
+        self.connection = http.client.HTTPConnection(self.host, self.port, timeout=60)
+
+    def send(self, method, path, data=None):
+        """The raw answer to a request whose body (a dict, or bytes already form-encoded) is `data`."""
+        headers = {"Content-Type": "application/x-www-form-urlencoded"} if data is not None else {}
+        if isinstance(data, dict):
+            data = urllib.parse.urlencode(data).encode()
+        self.connection.request(method, self.prefix + path, body=data, headers=headers)
+        response = self.connection.getresponse()
+        payload = response.read()
+        if response.status != 200:
+            sys.exit(f"service_bench.py: {method} {path}: HTTP {response.status}: {payload[:300]!r}")
+        return payload
+
+    @staticmethod
+    def document(method, path, payload):
+        document = json.loads(payload)
+        if isinstance(document, dict) and "error" in document:
+            sys.exit(f"service_bench.py: {method} {path}: {json.dumps(document['error'])[:400]}")
+        return document
+
+    def request(self, method, path, body=None):
+        return self.document(method, path, self.send(method, path, body))
+
+
+def page_offsets(n, pages):
+    # Pages spread over the whole layer, the same sequence as the wrk script.
+    return [(i * 7919) % (n - 100 + 1) for i in range(pages)]
+
+
+def cmd_check(base, service, n):
+    n = int(n)
+    client = Client(base)
+    count = client.request("GET", f"/rest/services/{service}/FeatureServer/0/query?where=1%3D1&returnCountOnly=true&f=json")["count"]
+    if count != n:
+        sys.exit(f"service_bench.py: {service} layer 0 holds {count} features, {n} expected")
+    for offset in page_offsets(n, 40) + [0, n - 100]:
+        page = client.request("GET", f"/rest/services/{service}/FeatureServer/0/query?resultOffset={offset}&resultRecordCount=100&f=json")
+        ids = [f["attributes"]["objectid"] for f in page["features"]]
+        if ids != list(range(offset + 1, offset + 101)) or any("geometry" not in f for f in page["features"]):
+            sys.exit(f"service_bench.py: page at offset {offset} holds ids {ids[:3]}...{ids[-3:]}, expected {offset + 1}..{offset + 100}")
+    say(f"{service}: {count} features; 42 pages checked (100 features each, the right object ids, geometry)")
+
+
+def edit_bodies(total, batch, token, tag):
+    rng = random.Random(7)
+    bodies = []
+    for b in range(total // batch):
+        adds = []
+        for i in range(batch):
+            adds.append({"attributes": {"incidentid": f"BENCH-{tag}", "placename": f"Bench add {b}-{i}", "fulladdr": "1 Main St, Naperville, IL 60540",
+                                        "typdamage": "Minor", "primcause": "Wind", "inspdate": 1721499180000, "numstories": 2,
+                                        "estloss": float(rng.randrange(1000, 500000)), "notes": "Added by service-throughput.sh."},
+                         "geometry": {"x": round(-88.2 + rng.random() * 0.1, 6), "y": round(41.7 + rng.random() * 0.1, 6),
+                                      "spatialReference": {"wkid": 4326}}})
+        bodies.append({"adds": json.dumps(adds, separators=(",", ":")), "rollbackOnFailure": "true", "f": "json", "token": token})
+    return bodies
+
+
+def cmd_edits(base, service, token, total, batch):
+    total, batch = int(total), int(batch)
+    client = Client(base)
+    path = f"/rest/services/{service}/FeatureServer/0/applyEdits"
+    # Bodies are form-encoded before the clock starts, and answers checked after it stops: the figure is the
+    # server's time (and the loopback's), not this client's.
+    bodies = [urllib.parse.urlencode(body).encode() for body in edit_bodies(total, batch, token, "HTTP")]
+    before = client.request("GET", f"/rest/services/{service}/FeatureServer/0/query?where=1%3D1&returnCountOnly=true&f=json")["count"]
+    start = time.perf_counter()
+    payloads = [client.send("POST", path, body) for body in bodies]
+    elapsed = time.perf_counter() - start
+    added = 0
+    for payload in payloads:
+        answer = client.document("POST", path, payload)
+        results = answer.get("addResults", [])
+        if len(results) != batch or not all(r.get("success") for r in results):
+            sys.exit(f"service_bench.py: applyEdits answered {json.dumps(answer)[:400]}")
+        added += len(results)
+    after = client.request("GET", f"/rest/services/{service}/FeatureServer/0/query?where=1%3D1&returnCountOnly=true&f=json")["count"]
+    if after - before != total:
+        sys.exit(f"service_bench.py: the layer grew by {after - before} features, {total} expected")
+    say(f"(b) {added} adds in {len(bodies)} requests: {elapsed:.3f} s; the layer grew from {before} to {after}")
+    print(f"{elapsed:.6f} {added}")
+
+
+def cmd_versions(small_base, small_token, small, large_base, large_token, large, runs):
+    runs = int(runs)
+    clients = {small: (Client(small_base), small_token), large: (Client(large_base), large_token)}
+    times = {small: [], large: []}
+    stamp = int(time.time())
+
+    def create(service, name):
+        client, token = clients[service]
+        start = time.perf_counter()
+        answer = client.request("POST", f"/rest/services/{service}/VersionManagementServer/create",
+                                {"versionName": name, "accessPermission": "private", "f": "json", "token": token})
+        elapsed = time.perf_counter() - start
+        if not answer.get("success") or "versionInfo" not in answer:
+            sys.exit(f"service_bench.py: create answered {json.dumps(answer)[:300]}")
+        return elapsed
+
+    for service in (small, large):  # a few untimed creates each, so that neither pays a first-use cost
+        for w in range(3):
+            create(service, f"warm{stamp}w{w}")
+    for i in range(runs):
+        for service in ((small, large) if i % 2 == 0 else (large, small)):
+            times[service].append(create(service, f"b{stamp}r{i}"))
+    small_ms = statistics.median(times[small]) * 1000
+    large_ms = statistics.median(times[large]) * 1000
+    say(f"(c) create version, median of {runs}: {small} {small_ms:.3f} ms, {large} {large_ms:.3f} ms")
+    print(f"{small_ms:.4f} {large_ms:.4f}")
+
+
+# --- raw SQLite -----------------------------------------------------------------------------------------------
+
+def cmd_raw_query(path, service, n, pages):
+    n, pages = int(n), int(pages)
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    db.execute("PRAGMA cache_size = -32768")  # as the service sets it
+    key = layer_key(db, service)
+    # The SELECTs the service runs for an unfiltered page of DEFAULT in object id order (Query.swift): the page's
+    # row ids from the head index, then those rows. From offset 2,000 on, the service starts at the object id
+    # it knows to be at that offset (PageAnchors, a sorted list of the live ids read once): so does this.
+    select = "SELECT r.attributes, r.geometry, r.xmin, r.ymin, r.xmax, r.ymax FROM featureRow r WHERE r.id IN "
+    walk = select + ("(SELECT h.rowId FROM head h WHERE h.layerKey = ? AND h.branch = 0 AND h.isDelete = 0 "
+                     "ORDER BY h.objectId LIMIT 101 OFFSET ?) ORDER BY r.objectId")
+    anchored = select + ("(SELECT h.rowId FROM head h WHERE h.layerKey = ? AND h.branch = 0 AND h.isDelete = 0 AND h.objectId >= ? "
+                         "ORDER BY h.objectId LIMIT 101) ORDER BY r.objectId")
+    ids = [row[0] for row in db.execute("SELECT objectId FROM head WHERE layerKey = ? AND branch = 0 AND isDelete = 0 ORDER BY objectId", (key,))]
+
+    def page(offset):
+        if offset >= 2000:
+            return db.execute(anchored, (key, ids[offset])).fetchall()
+        return db.execute(walk, (key, offset)).fetchall()
+
+    offsets = page_offsets(n, pages)
+    for offset in offsets[:50]:
+        page(offset)
+    latencies = []
+    start = time.perf_counter()
+    for offset in offsets:
+        t = time.perf_counter()
+        rows = page(offset)
+        latencies.append(time.perf_counter() - t)
+        if len(rows) != 101 and offset + 101 <= n:
+            sys.exit(f"service_bench.py: raw page at {offset} returned {len(rows)} rows")
+    elapsed = time.perf_counter() - start
+    latencies.sort()
+    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
+    print(f"{pages / elapsed:.1f} {p99 * 1000:.3f}")
+
+
+def cmd_raw_edits(path, service, total, batch):
+    total, batch = int(total), int(batch)
+    db = sqlite3.connect(path, isolation_level=None)
+    # The service's settings (GRDB in WAL mode: synchronous NORMAL; the service's page cache size).
+    db.execute("PRAGMA synchronous = NORMAL")
+    db.execute("PRAGMA cache_size = -32768")
+    key = layer_key(db, service)
+    # The rows (b) wrote through the service, inserted again (new object ids and global ids, same attributes and
+    # geometry) the way the service writes them: featureRow, then the head entry, BATCH rows per transaction.
+    rows = db.execute("SELECT attributes, geometry, xmin, ymin, xmax, ymax FROM featureRow WHERE layerKey = ? AND branch = 0 "
+                      "ORDER BY id DESC LIMIT ?", (key, total)).fetchall()
+    rows.reverse()
+    next_id = max(db.execute("SELECT nextObjectId FROM layer WHERE key = ?", (key,)).fetchone()[0],
+                  db.execute("SELECT max(objectId) FROM head WHERE layerKey = ?", (key,)).fetchone()[0] + 1) + 1_000_000
+    moment = int(time.time() * 1000) + 10_000_000
+    start = time.perf_counter()
+    for b in range(0, len(rows), batch):
+        db.execute("BEGIN IMMEDIATE")
+        moment += 1
+        for attributes, geometry, xmin, ymin, xmax, ymax in rows[b:b + batch]:
+            cursor = db.execute(
+                "INSERT INTO featureRow (layerKey, objectId, globalId, branch, moment, isDelete, attributes, geometry, xmin, ymin, xmax, ymax) "
+                "VALUES (?, ?, ?, 0, ?, 0, ?, ?, ?, ?, ?, ?)", (key, next_id, guid(), moment, attributes, geometry, xmin, ymin, xmax, ymax))
+            db.execute("INSERT INTO head (layerKey, branch, objectId, moment, isDelete, rowId) VALUES (?, 0, ?, ?, 0, ?) "
+                       "ON CONFLICT DO UPDATE SET moment = excluded.moment, isDelete = excluded.isDelete, rowId = excluded.rowId",
+                       (key, next_id, moment, cursor.lastrowid))
+            next_id += 1
+        db.execute("COMMIT")
+    elapsed = time.perf_counter() - start
+    print(f"{elapsed:.6f} {len(rows)}")
+
+
+def cmd_raw_version(small_path, large_path, runs):
+    runs = int(runs)
+    result = []
+    for path in (small_path, large_path):
+        db = sqlite3.connect(path, isolation_level=None)
+        db.execute("PRAGMA synchronous = NORMAL")  # as GRDB sets it in WAL mode
+        service = db.execute("SELECT name FROM service ORDER BY name").fetchone()[0]
+        times = []
+        for i in range(runs):
+            start = time.perf_counter()
+            db.execute("BEGIN IMMEDIATE")
+            branch = (db.execute("SELECT max(branch) FROM version").fetchone()[0] or 0) + 1
+            db.execute("INSERT INTO version (service, branch, guid, owner, name, qualifiedName, access, description, ancestorMoment, baseMoment, "
+                       "createdDate, modifiedDate) VALUES (?, ?, ?, 'bench', ?, ?, 'private', '', 0, 0, 0, 0)",
+                       (service, branch, guid(), f"raw{branch}", f"bench.raw{branch}"))
+            db.execute("COMMIT")
+            times.append(time.perf_counter() - start)
+        result.append(statistics.median(times) * 1000)
+    print(f"{result[0]:.4f} {result[1]:.4f}")
+
+
+def main(argv):
+    commands = {
+        "folders": cmd_folders, "grow": cmd_grow, "check": cmd_check, "edits": cmd_edits, "versions": cmd_versions,
+        "raw-query": cmd_raw_query, "raw-edits": cmd_raw_edits, "raw-version": cmd_raw_version,
+    }
+    if len(argv) < 2 or argv[1] not in commands:
+        sys.exit(__doc__)
+    commands[argv[1]](*argv[2:])
+
+
+if __name__ == "__main__":
+    main(sys.argv)
