@@ -32,8 +32,7 @@ target_ms=50
 strict=0
 regenerate=0
 
-say() { printf 'lint-throughput.sh: %s\n' "$*" >&2; }
-die() { say "$*"; exit 2; }
+source "$repo/Benchmarks/common.sh" lint-throughput.sh
 
 for arg in "$@"; do
     case "$arg" in
@@ -43,11 +42,8 @@ for arg in "$@"; do
         *) die "unknown argument '$arg' (try --help)" ;;
     esac
 done
-for value in "$maps" "$map_kb" "$runs"; do
-    [[ "$value" =~ ^[1-9][0-9]*$ ]] || die "BENCH_MAPS, BENCH_MAP_KB and BENCH_RUNS must be positive whole numbers, got '$value'"
-done
+bench_positive_integers "BENCH_MAPS, BENCH_MAP_KB and BENCH_RUNS" "$maps" "$map_kb" "$runs"
 command -v python3 >/dev/null 2>&1 || die "python3 is needed to generate the maps and time the runs"
-if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -68,19 +64,8 @@ map_bytes="$(find "$generated" -name '*.json' ! -name 'services.json' ! -name '*
 (( map_count > 0 )) || die "no maps in $generated"
 
 # --- 2. The binary -----------------------------------------------------------------------------------------
-if [[ -n "${MAPRULES:-}" ]]; then
-    maprules="$MAPRULES"
-    [[ -x "$maprules" ]] || die "MAPRULES=$maprules is not an executable"
-    say "measuring $maprules (MAPRULES; not built here)"
-else
-    command -v swift >/dev/null 2>&1 || die "swift not found on PATH (nor /opt/swift/usr/bin); or set MAPRULES to a built binary"
-    say "building maprules (release) ..."
-    if ! swift build -c release --product maprules > "$work/build.log" 2>&1; then
-        tail -30 "$work/build.log" >&2
-        die "swift build -c release --product maprules failed (output above)"
-    fi
-    maprules="$(swift build -c release --show-bin-path)/maprules"
-fi
+bench_release_binaries "$work/build.log" maprules
+maprules="${MAPRULES:-$bench_bin/maprules}"
 
 # Runs a command RUNS times with stdout to /dev/null; prints "best-seconds peak-rss-kB". Exit 0 (clean) and
 # 1 (lint found errors) both mean the command did its job; anything else stops the benchmark.
@@ -145,17 +130,8 @@ read -r b_seconds b_rss <<< "$measured"
 
 # (c) one small map: hyperfine, installed from Debian's packages if missing.
 small_how="hyperfine"
-if ! command -v hyperfine >/dev/null 2>&1; then
-    if [[ -z "${BENCH_NO_INSTALL:-}" ]] && command -v apt-get >/dev/null 2>&1 && [[ "$(id -u)" == 0 ]]; then
-        say "installing hyperfine (apt-get install -y hyperfine) ..."
-        if ! { apt-get install -y hyperfine || { apt-get update && apt-get install -y hyperfine; }; } > "$work/apt.log" 2>&1; then
-            say "apt-get could not install hyperfine (log tail below)"
-            tail -5 "$work/apt.log" >&2
-        fi
-    else
-        say "hyperfine is not installed and apt-get is unavailable (or not root, or BENCH_NO_INSTALL is set)"
-    fi
-fi
+bench_install_tool hyperfine "$work/apt.log" \
+    || say "hyperfine is not installed (apt-get unavailable, not root, BENCH_NO_INSTALL set, or the install failed)"
 small_cmd="$(printf '%q lint %q' "$maprules" "$small_map")"
 if command -v hyperfine >/dev/null 2>&1; then
     say "(c) one small map: hyperfine '$small_cmd' ..."

@@ -36,8 +36,7 @@ generated="Benchmarks/generated"
 venv="Benchmarks/.venv"
 strict=0
 
-say() { printf 'schema-throughput.sh: %s\n' "$*" >&2; }
-die() { say "$*"; exit 2; }
+source "$repo/Benchmarks/common.sh" schema-throughput.sh
 
 for arg in "$@"; do
     case "$arg" in
@@ -46,11 +45,8 @@ for arg in "$@"; do
         *) die "unknown argument '$arg' (try --help)" ;;
     esac
 done
-for value in "$maps" "$map_kb" "$runs" "$slow_runs"; do
-    [[ "$value" =~ ^[1-9][0-9]*$ ]] || die "BENCH_MAPS, BENCH_MAP_KB, BENCH_RUNS and BENCH_SLOW_RUNS must be positive whole numbers, got '$value'"
-done
+bench_positive_integers "BENCH_MAPS, BENCH_MAP_KB, BENCH_RUNS and BENCH_SLOW_RUNS" "$maps" "$map_kb" "$runs" "$slow_runs"
 command -v python3 >/dev/null 2>&1 || die "python3 is needed"
-if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -118,19 +114,13 @@ bytes="$(cat "${files[@]}" | wc -c)"
 say "${#files[@]} maps, $((bytes / 1000000)) MB"
 
 # --- 2. The binaries ---------------------------------------------------------------------------------------
+bench_release_binaries "$work/build.log" maprules SchemaBench
 if [[ -n "${MAPRULES:-}" ]]; then
     maprules="$MAPRULES"
     schemabench="${SCHEMABENCH:-}"
-    [[ -x "$maprules" ]] || die "MAPRULES=$maprules is not an executable"
 else
-    command -v swift >/dev/null 2>&1 || die "swift not found (or set MAPRULES to a built binary)"
-    say "building maprules and SchemaBench (release) ..."
-    for product in maprules SchemaBench; do
-        swift build -c release --product "$product" > "$work/build.log" 2>&1 || { tail -30 "$work/build.log" >&2; die "swift build -c release --product $product failed"; }
-    done
-    bin="$(swift build -c release --show-bin-path)"
-    maprules="$bin/maprules"
-    schemabench="$bin/SchemaBench"
+    maprules="$bench_bin/maprules"
+    schemabench="$bench_bin/SchemaBench"
 fi
 
 # --- 3. The Python tools -----------------------------------------------------------------------------------

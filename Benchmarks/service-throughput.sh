@@ -45,8 +45,7 @@ password="sample-editor01"
 strict=0
 regenerate=0
 
-say() { printf 'service-throughput.sh: %s\n' "$*" >&2; }
-die() { say "$*"; exit 2; }
+source "$repo/Benchmarks/common.sh" service-throughput.sh
 
 for arg in "$@"; do
     case "$arg" in
@@ -56,12 +55,9 @@ for arg in "$@"; do
         *) die "unknown argument '$arg' (try --help)" ;;
     esac
 done
-for value in "$seconds" "$connections" "$version_runs" "$runs"; do
-    [[ "$value" =~ ^[1-9][0-9]*$ ]] || die "BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_VERSION_RUNS and BENCH_RUNS must be positive whole numbers, got '$value'"
-done
+bench_positive_integers "BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_VERSION_RUNS and BENCH_RUNS" "$seconds" "$connections" "$version_runs" "$runs"
 command -v python3 >/dev/null 2>&1 || die "python3 is needed (data generation, HTTP clients, raw SQLite figures)"
 python3 -c 'import sqlite3' 2>/dev/null || die "python3 has no sqlite3 module"
-if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 
 work="$(mktemp -d)"
 server_pids=()
@@ -83,30 +79,12 @@ run=""
 trap 'stop_servers; rm -rf "$work"; if [[ -n "$run" && -z "${BENCH_KEEP:-}" ]]; then rm -rf "$run"; fi' EXIT
 
 # --- 1. wrk --------------------------------------------------------------------------------------------------
-if ! command -v wrk >/dev/null 2>&1; then
-    if [[ -z "${BENCH_NO_INSTALL:-}" ]] && command -v apt-get >/dev/null 2>&1 && [[ "$(id -u)" == 0 ]]; then
-        say "installing wrk (apt-get install -y wrk) ..."
-        if ! { apt-get install -y wrk || { apt-get update && apt-get install -y wrk; }; } > "$work/apt.log" 2>&1; then
-            tail -5 "$work/apt.log" >&2
-        fi
-    fi
-    command -v wrk >/dev/null 2>&1 || die "wrk is not installed (apt-get install wrk; as root this script installs it unless BENCH_NO_INSTALL is set)"
-fi
+bench_install_tool wrk "$work/apt.log" \
+    || die "wrk is not installed (apt-get install wrk; as root this script installs it unless BENCH_NO_INSTALL is set)"
 
 # --- 2. The binary -------------------------------------------------------------------------------------------
-if [[ -n "${MAPRULES:-}" ]]; then
-    maprules="$MAPRULES"
-    [[ -x "$maprules" ]] || die "MAPRULES=$maprules is not an executable"
-    say "measuring $maprules (MAPRULES; not built here)"
-else
-    command -v swift >/dev/null 2>&1 || die "swift not found on PATH (nor /opt/swift/usr/bin); or set MAPRULES to a built binary"
-    say "building maprules (release) ..."
-    if ! swift build -c release --product maprules > "$work/build.log" 2>&1; then
-        tail -30 "$work/build.log" >&2
-        die "swift build -c release --product maprules failed (output above)"
-    fi
-    maprules="$(swift build -c release --show-bin-path)/maprules"
-fi
+bench_release_binaries "$work/build.log" maprules
+maprules="${MAPRULES:-$bench_bin/maprules}"
 
 # Starts `maprules serve --port 0 --database DB FOLDER` on loopback; sets `port` and `base`. The port is read
 # from the `  port: N` line (bounded wait: loading 100,000 features from a folder takes a few seconds).

@@ -1,0 +1,57 @@
+# What the benchmark scripts share; sourced by them (`source "$repo/Benchmarks/common.sh" NAME`), never run.
+# Defines say/die (messages on standard error prefixed with NAME; die exits 2, "could not run"), puts the
+# toolchain of /opt/swift on PATH when swift is not already there, and offers:
+#   bench_positive_integers "WHAT" VALUE...   die unless every VALUE is a positive whole number
+#   bench_install_tool TOOL LOG               apt-get install TOOL when missing (as root, unless BENCH_NO_INSTALL)
+#   bench_release_binaries LOG PRODUCT...     build the products in release, or take $MAPRULES (and $SCHEMABENCH);
+#                                             sets bench_bin to the folder of the binaries
+
+bench_name="$1"
+
+say() { printf '%s: %s\n' "$bench_name" "$*" >&2; }
+die() { say "$*"; exit 2; }
+
+if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
+
+bench_positive_integers() {
+    local what="$1" value
+    shift
+    for value in "$@"; do
+        [[ "$value" =~ ^[1-9][0-9]*$ ]] || die "$what must be positive whole numbers, got '$value'"
+    done
+}
+
+# Installs TOOL (a Debian package of the same name) when it is missing and the script may: root, apt-get
+# present, BENCH_NO_INSTALL unset. Returns 1 when the tool is still missing afterwards.
+bench_install_tool() {
+    local tool="$1" log="$2"
+    command -v "$tool" >/dev/null 2>&1 && return 0
+    if [[ -z "${BENCH_NO_INSTALL:-}" ]] && command -v apt-get >/dev/null 2>&1 && [[ "$(id -u)" == 0 ]]; then
+        say "installing $tool (apt-get install -y $tool) ..."
+        if ! { apt-get install -y "$tool" || { apt-get update && apt-get install -y "$tool"; }; } > "$log" 2>&1; then
+            tail -5 "$log" >&2
+        fi
+    fi
+    command -v "$tool" >/dev/null 2>&1
+}
+
+# The binaries to measure: $MAPRULES when set (nothing is built), else a release build of each PRODUCT.
+bench_release_binaries() {
+    local log="$1" product
+    shift
+    if [[ -n "${MAPRULES:-}" ]]; then
+        [[ -x "$MAPRULES" ]] || die "MAPRULES=$MAPRULES is not an executable"
+        bench_bin="$(dirname "$MAPRULES")"
+        say "measuring $MAPRULES (MAPRULES; not built here)"
+        return 0
+    fi
+    command -v swift >/dev/null 2>&1 || die "swift not found on PATH (nor /opt/swift/usr/bin); or set MAPRULES to a built binary"
+    for product in "$@"; do
+        say "building $product (release) ..."
+        if ! swift build -c release --product "$product" > "$log" 2>&1; then
+            tail -30 "$log" >&2
+            die "swift build -c release --product $product failed (output above)"
+        fi
+    done
+    bench_bin="$(swift build -c release --show-bin-path)"
+}
