@@ -112,7 +112,7 @@ struct LintCommand: ParsableCommand {
     private func lintOptions() throws -> LintOptions {
         var options = LintOptions()
         if let config {
-            var configuration = try ConfigurationFile.load(path: config)
+            let configuration = try ConfigurationFile.load(path: config)
             try configuration.validate(knownIds: RuleCatalog.allIds)
             options.configuration = configuration
         }

@@ -64,10 +64,8 @@ public struct WebMapDocument: Sendable {
         self.root = root
         map = JSONNode(.object(JSONObject()), offset: root.offset)
         mapPointer = .root
-        var layer = MapLayer(node: root, pointer: .root, isTable: false, groupTitles: [], order: 0)
-        layer.isStandalonePopup = true
-        layer.standaloneTitle = layerTitle
-        layers = [layer]
+        layers = [MapLayer(node: root, pointer: .root, isTable: false, groupTitles: [], order: 0,
+                           standalonePopupTitle: .some(layerTitle))]
     }
 
     /// True when `root` is the `{item, itemData}` export wrapper but its `itemData` is not a map object (for
@@ -89,36 +87,80 @@ public struct WebMapDocument: Sendable {
     public var version: String? { map["version"]?.string }
 }
 
-/// One entry of `operationalLayers` (or of a group's `layers`) or of `tables`.
-public struct MapLayer: Sendable {
-    public var node: JSONNode
-    public var pointer: JSONPointer
-    public var isTable: Bool
+/// One entry of `operationalLayers` (or of a group's `layers`) or of `tables`. A class whose properties are
+/// read from the JSON once: every rule asks for them, layer after layer, and passes layers around.
+public final class MapLayer: Sendable {
+    public let node: JSONNode
+    public let pointer: JSONPointer
+    public let isTable: Bool
     /// Titles of the enclosing group layers, outermost first.
-    public var groupTitles: [String]
+    public let groupTitles: [String]
     /// Position in the flattened list of layers then tables.
-    public var order: Int
+    public let order: Int
     /// Set for the single layer made up around a standalone pop-up definition file: the pop-up is the file's
     /// root and the layer stands for the service layer given with `--layer`.
-    public var isStandalonePopup = false
+    public let isStandalonePopup: Bool
 
-    public var layerType: String? { isStandalonePopup ? "ArcGISFeatureLayer" : node["layerType"]?.string }
+    public let layerType: String?
     /// The `id`, as text even when a map wrote it as a number.
-    public var id: String? {
-        if isStandalonePopup { return nil }
-        if let s = node["id"]?.string { return s }
-        if let n = node["id"], case .number(let number) = n.value {
-            return number.int.map(String.init) ?? String(number.double)
+    public let id: String?
+    public let title: String?
+    public let url: String?
+    public let visibility: Bool
+    public let disablePopup: Bool
+    public let layerDefinition: JSONNode?
+    public let isGroup: Bool
+    public let hasFeatureCollection: Bool
+    /// Is this a feature layer or table (as opposed to tiles, imagery, WMS, CSV...)?
+    public let isFeatureLayerKind: Bool
+    /// A feature layer or table with a feature-service URL (not an inline collection).
+    public let isServiceBacked: Bool
+
+    /// `standalonePopupTitle` is set (to the `--layer` title, or nil) only for the layer standing for a
+    /// standalone pop-up definition file.
+    public init(node: JSONNode, pointer: JSONPointer, isTable: Bool, groupTitles: [String], order: Int,
+                standalonePopupTitle: String?? = nil) {
+        self.node = node
+        self.pointer = pointer
+        self.isTable = isTable
+        self.groupTitles = groupTitles
+        self.order = order
+        if let standaloneTitle = standalonePopupTitle {
+            isStandalonePopup = true
+            layerType = "ArcGISFeatureLayer"
+            id = nil
+            title = standaloneTitle
+            url = nil
+            disablePopup = false
+            layerDefinition = nil
+        } else {
+            isStandalonePopup = false
+            layerType = node["layerType"]?.string
+            if let text = node["id"]?.string {
+                id = text
+            } else if let n = node["id"], case .number(let number) = n.value {
+                id = number.int.map(String.init) ?? String(number.double)
+            } else {
+                id = nil
+            }
+            title = node["title"]?.string
+            url = node["url"]?.string
+            disablePopup = node["disablePopup"]?.bool ?? false
+            layerDefinition = node["layerDefinition"]
         }
-        return nil
+        visibility = node["visibility"]?.bool ?? true
+        isGroup = layerType == "GroupLayer"
+        hasFeatureCollection = node["featureCollection"]?.object != nil
+        if isTable || isStandalonePopup {
+            isFeatureLayerKind = true
+        } else if let type = layerType {
+            isFeatureLayerKind = type == "ArcGISFeatureLayer"
+        } else {
+            // Version 1.x maps often omit layerType: a FeatureServer/MapServer sublayer URL or a collection says it.
+            isFeatureLayerKind = hasFeatureCollection || (url.map(ServiceURL.isLayerURL) ?? false)
+        }
+        isServiceBacked = isStandalonePopup || (isFeatureLayerKind && !hasFeatureCollection && url != nil)
     }
-    public var title: String? { isStandalonePopup ? standaloneTitle : node["title"]?.string }
-    var standaloneTitle: String?
-    public var url: String? { isStandalonePopup ? nil : node["url"]?.string }
-    public var visibility: Bool { node["visibility"]?.bool ?? true }
-    public var disablePopup: Bool { isStandalonePopup ? false : node["disablePopup"]?.bool ?? false }
-    public var layerDefinition: JSONNode? { isStandalonePopup ? nil : node["layerDefinition"] }
-    public var isGroup: Bool { layerType == "GroupLayer" }
 
     /// "'Trees' (id Trees_1234)", or whichever of the two the map gives.
     public var displayName: String {
@@ -144,20 +186,5 @@ public struct MapLayer: Sendable {
     /// Layers of an inline `featureCollection`, with their index.
     public var featureCollectionLayers: [(Int, JSONNode)] {
         (node["featureCollection"]?["layers"]?.array ?? []).enumerated().filter { $0.element.object != nil }.map { ($0.offset, $0.element) }
-    }
-
-    public var hasFeatureCollection: Bool { node["featureCollection"]?.object != nil }
-
-    /// Is this a feature layer or table (as opposed to tiles, imagery, WMS, CSV...)?
-    public var isFeatureLayerKind: Bool {
-        if isTable || isStandalonePopup { return true }
-        if let type = layerType { return type == "ArcGISFeatureLayer" }
-        // Version 1.x maps often omit layerType: a FeatureServer/MapServer sublayer URL or a collection says it.
-        return hasFeatureCollection || (url.map(ServiceURL.isLayerURL) ?? false)
-    }
-
-    /// A feature layer or table with a feature-service URL (not an inline collection).
-    public var isServiceBacked: Bool {
-        isStandalonePopup || (isFeatureLayerKind && !hasFeatureCollection && url != nil)
     }
 }
