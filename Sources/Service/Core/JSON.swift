@@ -169,17 +169,16 @@ public enum JSON: Sendable, Equatable, Codable, CustomStringConvertible {
     public var description: String { text }
 
     // The text is gathered as UTF-8 bytes: appending to a String scalar by scalar was most of the cost of
-    // storing a feature.
-    private func write(to out: inout [UInt8]) {
+    // storing a feature. The same writer serves the HTTP face (`Server`'s JSONBytes), so there is one
+    // definition of the compact text.
+    /// Appends this value as compact JSON text (members in order, integral doubles written as integers).
+    public func write(to out: inout [UInt8]) {
         switch self {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .int(let i): out.append(contentsOf: String(i).utf8)
-        case .double(let d):
-            if !d.isFinite { out.append(contentsOf: "null".utf8) }
-            else if d.rounded() == d && abs(d) < 1e15 { out.append(contentsOf: String(Int(d)).utf8) }
-            else { out.append(contentsOf: d.description.utf8) }
-        case .string(let s): JSON.writeString(s, to: &out)
+        case .null: JSON.appendASCII("null", to: &out)
+        case .bool(let b): JSON.appendASCII(b ? "true" : "false", to: &out)
+        case .int(let i): JSON.appendInteger(i, to: &out)
+        case .double(let d): JSON.appendDouble(d, to: &out)
+        case .string(let s): JSON.appendString(s, to: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
             for (i, element) in elements.enumerated() {
@@ -191,7 +190,7 @@ public enum JSON: Sendable, Equatable, Codable, CustomStringConvertible {
             out.append(UInt8(ascii: "{"))
             for (i, (key, value)) in members.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSON.writeString(key, to: &out)
+                JSON.appendString(key, to: &out)
                 out.append(UInt8(ascii: ":"))
                 value.write(to: &out)
             }
@@ -199,28 +198,62 @@ public enum JSON: Sendable, Equatable, Codable, CustomStringConvertible {
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    @inlinable @inline(__always)
+    public static func appendASCII(_ text: StaticString, to out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    /// A double as JSON: `null` when not finite, an integer when integral and below 10^15, else Swift's
+    /// shortest round-tripping text.
+    @inlinable
+    public static func appendDouble(_ d: Double, to out: inout [UInt8]) {
+        if !d.isFinite { appendASCII("null", to: &out) }
+        else if d.rounded() == d && abs(d) < 1e15 { appendInteger(Int(d), to: &out) }
+        else { out.append(contentsOf: d.description.utf8) }
+    }
+
+    /// The decimal digits of `value`, as `String(value)` writes them, without making a String.
+    @inlinable
+    public static func appendInteger<T: BinaryInteger>(_ value: T, to out: inout [UInt8]) {
+        if value == 0 { out.append(UInt8(ascii: "0")); return }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits, written backwards
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { raw in
+            while magnitude > 0 {
+                count += 1
+                raw[24 - count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            }
+            if value < 0 { out.append(UInt8(ascii: "-")) }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[(24 - count)...]))
+        }
+    }
+
+    @usableFromInline static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// A string in double quotes with the quote, the backslash and the control characters escaped (newline,
-    /// return and tab by letter, the others as u00xx); everything else as it is. Bytes of multi-byte UTF-8 sequences are never below 0x80, so
-    /// escaping byte by byte is escaping scalar by scalar.
-    private static func writeString(_ s: String, to out: inout [UInt8]) {
+    /// return and tab by letter, the others as u00xx); everything else as it is. Bytes of multi-byte UTF-8
+    /// sequences are never below 0x80, so escaping byte by byte is escaping scalar by scalar.
+    @inlinable
+    public static func appendString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in
+            // Most strings need no escaping: copy them in one go.
             if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
                 out.append(contentsOf: utf8)
                 return
             }
             for byte in utf8 {
                 switch byte {
-                case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
-                case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
-                case UInt8(ascii: "\n"): out.append(contentsOf: "\\n".utf8)
-                case UInt8(ascii: "\r"): out.append(contentsOf: "\\r".utf8)
-                case UInt8(ascii: "\t"): out.append(contentsOf: "\\t".utf8)
+                case UInt8(ascii: "\""): appendASCII("\\\"", to: &out)
+                case UInt8(ascii: "\\"): appendASCII("\\\\", to: &out)
+                case UInt8(ascii: "\n"): appendASCII("\\n", to: &out)
+                case UInt8(ascii: "\r"): appendASCII("\\r", to: &out)
+                case UInt8(ascii: "\t"): appendASCII("\\t", to: &out)
                 case 0..<0x20:
-                    out.append(contentsOf: "\\u00".utf8)
+                    appendASCII("\\u00", to: &out)
                     out.append(hexDigits[Int(byte >> 4)])
                     out.append(hexDigits[Int(byte & 0xF)])
                 default: out.append(byte)
