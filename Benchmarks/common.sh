@@ -1,6 +1,8 @@
 # What the benchmark scripts share; sourced by them (`source "$repo/Benchmarks/common.sh" NAME`), never run.
 # Defines say/die (messages on standard error prefixed with NAME; die exits 2, "could not run"), puts the
 # toolchain of /opt/swift on PATH when swift is not already there, and offers:
+#   bench_parse_arguments "OPTIONS" "$@"      --strict (strict=1), --regenerate (regenerate=1, when OPTIONS
+#                                             names it), --help (the calling script's header); else exit 2
 #   bench_positive_integers "WHAT" VALUE...   die unless every VALUE is a positive whole number
 #   bench_install_tool TOOL LOG               apt-get install TOOL when missing (as root, unless BENCH_NO_INSTALL)
 #   bench_release_binaries LOG PRODUCT...     build the products in release, or take $MAPRULES (and $SCHEMABENCH);
@@ -12,6 +14,23 @@ say() { printf '%s: %s\n' "$bench_name" "$*" >&2; }
 die() { say "$*"; exit 2; }
 
 if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
+
+bench_parse_arguments() {
+    local options="$1" arg
+    shift
+    strict=0
+    regenerate=0
+    for arg in "$@"; do
+        case "$arg" in
+            --strict) strict=1 ;;
+            --regenerate)
+                [[ " $options " == *" --regenerate "* ]] || die "unknown argument '$arg' (try --help)"
+                regenerate=1 ;;
+            -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[-1]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+            *) die "unknown argument '$arg' (try --help)" ;;
+        esac
+    done
+}
 
 bench_positive_integers() {
     local what="$1" value

@@ -29,19 +29,10 @@ generated="Benchmarks/generated"
 small_map="Samples/TreesOfPortland/TreesOfPortland.json"
 target_mbps=100
 target_ms=50
-strict=0
-regenerate=0
 
 source "$repo/Benchmarks/common.sh" lint-throughput.sh
 
-for arg in "$@"; do
-    case "$arg" in
-        --strict) strict=1 ;;
-        --regenerate) regenerate=1 ;;
-        -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-        *) die "unknown argument '$arg' (try --help)" ;;
-    esac
-done
+bench_parse_arguments "--strict --regenerate" "$@"
 bench_positive_integers "BENCH_MAPS, BENCH_MAP_KB and BENCH_RUNS" "$maps" "$map_kb" "$runs"
 command -v python3 >/dev/null 2>&1 || die "python3 is needed to generate the maps and time the runs"
 

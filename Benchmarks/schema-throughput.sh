@@ -34,17 +34,10 @@ runs="${BENCH_RUNS:-5}"
 slow_runs="${BENCH_SLOW_RUNS:-1}"
 generated="Benchmarks/generated"
 venv="Benchmarks/.venv"
-strict=0
 
 source "$repo/Benchmarks/common.sh" schema-throughput.sh
 
-for arg in "$@"; do
-    case "$arg" in
-        --strict) strict=1 ;;
-        -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-        *) die "unknown argument '$arg' (try --help)" ;;
-    esac
-done
+bench_parse_arguments "--strict" "$@"
 bench_positive_integers "BENCH_MAPS, BENCH_MAP_KB, BENCH_RUNS and BENCH_SLOW_RUNS" "$maps" "$map_kb" "$runs" "$slow_runs"
 command -v python3 >/dev/null 2>&1 || die "python3 is needed"
 

@@ -42,19 +42,10 @@ edit_batch=500
 users="Samples/users.json"
 user="editor01"
 password="sample-editor01"
-strict=0
-regenerate=0
 
 source "$repo/Benchmarks/common.sh" service-throughput.sh
 
-for arg in "$@"; do
-    case "$arg" in
-        --strict) strict=1 ;;
-        --regenerate) regenerate=1 ;;
-        -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-        *) die "unknown argument '$arg' (try --help)" ;;
-    esac
-done
+bench_parse_arguments "--strict --regenerate" "$@"
 bench_positive_integers "BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_VERSION_RUNS and BENCH_RUNS" "$seconds" "$connections" "$version_runs" "$runs"
 command -v python3 >/dev/null 2>&1 || die "python3 is needed (data generation, HTTP clients, raw SQLite figures)"
 python3 -c 'import sqlite3' 2>/dev/null || die "python3 has no sqlite3 module"
