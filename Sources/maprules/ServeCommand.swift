@@ -9,10 +9,19 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Serve sample folders as ArcGIS feature services (with branch versioning, tokens and a minimal portal).",
         discussion: """
-            With no DIR it serves Samples/TreesOfPortland and Samples/DamageAssessment with the sample users of
-            Samples/users.json (editor01, editor02, admin). Example:
+            With no DIR it serves Samples/TreesOfPortland and Samples/DamageAssessment, with the sample users \
+            of Samples/users.json (editor01, editor02, admin; development only). It prints the base URL, the \
+            port and every service URL, logs one line per request, and stops on Ctrl-C.
+
+            Examples:
               maprules serve --port 0
-              esri2geojson http://127.0.0.1:PORT/arcgis/rest/services/TreesOfPortland/FeatureServer/0 -
+              maprules serve --tls --database :memory:
+              maprules serve MyFolder --users users.yaml --database my.sqlite
+
+            Then, with the port it printed (the trees with esri2geojson, from PyPI's esridump):
+              curl 'http://127.0.0.1:PORT/arcgis/rest/services?f=pjson'
+              esri2geojson http://127.0.0.1:PORT/arcgis/rest/services/\\
+            TreesOfPortland/FeatureServer/0 trees.geojson
             """
     )
 
