@@ -113,6 +113,19 @@ import WebMap
         }
     }
 
+    /// Output field names the writer cannot promise the same text for: it is not made, so every feature
+    /// takes the decoding path.
+    @Test func unsuitableOutputFieldNamesTakeTheDecodingPath() {
+        #expect(StoredAttributesWriter(outFields: ["a", "b"]) != nil)
+        #expect(StoredAttributesWriter(outFields: []) != nil)
+        #expect(StoredAttributesWriter(outFields: ["a", "a"]) == nil, "a repeated field name")
+        #expect(StoredAttributesWriter(outFields: ["a", "é"]) == nil)
+        #expect(StoredAttributesWriter(outFields: ["a\"b"]) == nil)
+        #expect(StoredAttributesWriter(outFields: ["a\\b"]) == nil)
+        #expect(StoredAttributesWriter(outFields: ["a\tb"]) == nil)
+        #expect(StoredAttributesWriter(outFields: ["\u{212A}"]) == nil, "Kelvin sign, canonically equal to K")
+    }
+
     @Test func randomDoublesMatchTheDecodingPath() async throws {
         let plans = try await Self.plans(outFields: nil)
         let names = plans.names

@@ -6,7 +6,7 @@ import Foundation
 /// (`Attributes` through `OrderedJSONEncoder` or the server's `FeatureSetBytes`) gives:
 ///
 /// - every output field name is printable ASCII without `"` or `\` (so it is written as `"name"`, and no
-///   other string is equal to it under Swift's canonical equivalence but ASCII itself);
+///   other string is equal to it under Swift's canonical equivalence but ASCII itself), and no two are the same;
 /// - the stored text is one compact object (no white space) whose keys are printable ASCII without escapes,
 ///   all different; so "the last member of that name" is the one member of that name;
 /// - every value is written the way encoding its decoded value writes it: `null`; a string with no escape
@@ -32,6 +32,9 @@ struct StoredAttributesWriter: Sendable {
             names.append(bytes)
             keys.append([UInt8(ascii: "\"")] + bytes + [UInt8(ascii: "\""), UInt8(ascii: ":")])
         }
+        // Two output fields of one name (a layer with a repeated field name) would both take the last stored
+        // member of that name: not what writing the stored text gives.
+        guard Set(names).count == names.count else { return nil }
         self.keys = keys
         self.names = names
     }
