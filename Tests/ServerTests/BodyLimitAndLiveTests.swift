@@ -120,6 +120,34 @@ import Testing
         }
     }
 
+    /// The query fast path (stored attribute text written as it is, `QueryParameters.encodedAttributes`)
+    /// gives byte for byte the answer of the decoding path.
+    @Test func storedAttributeTextFastPathMatchesTheDecodingPath() async throws {
+        let core = try await Fixtures.core()
+        let cases: [(String, Int, QueryParameters)] = [
+            ("TreesOfPortland", 0, QueryParameters(where: "1=1")),
+            ("TreesOfPortland", 0, QueryParameters(outFields: ["*"], resultOffset: 3, resultRecordCount: 5)),
+            ("TreesOfPortland", 0, QueryParameters(outFields: ["Condition", "objectid"], returnGeometry: false)),
+            ("TreesOfPortland", 3, QueryParameters(where: "1=1", outSR: .wgs84)),
+            ("TreesOfPortland", 1, QueryParameters(outSR: .wgs84)),
+            ("DamageAssessment", 0, QueryParameters()),
+            ("DamageAssessment", 0, QueryParameters(outFields: ["*"], orderByFields: "OBJECTID DESC", resultRecordCount: 4)),
+        ]
+        var taken = 0
+        for (service, layer, parameters) in cases {
+            var fastParameters = parameters
+            fastParameters.encodedAttributes = true
+            let slow = try #require(try await core.query(service: service, layer: layer, parameters, as: .anonymous).featureSet)
+            let fast = try #require(try await core.query(service: service, layer: layer, fastParameters, as: .anonymous).featureSet)
+            #expect(slow.features.allSatisfy { $0.encodedAttributes == nil })
+            taken += fast.features.filter { $0.encodedAttributes != nil }.count
+            let expected = try OrderedJSONEncoder().encodeText(slow)
+            #expect(String(buffer: FeatureSetBytes.buffer(fast)) == expected, "\(service) \(layer) \(parameters)")
+            #expect(String(buffer: FeatureSetBytes.buffer(slow)) == expected)
+        }
+        #expect(taken > 24, "the fast path is taken for the samples' stored rows")
+    }
+
     @Test func applyEditsAnswerMatchesTheOrderedEncoder() throws {
         let results = LayerEditResults(
             id: 0,

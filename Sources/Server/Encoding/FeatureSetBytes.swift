@@ -41,6 +41,13 @@ enum FeatureSetBytes {
         var written: [[UInt8]] = []
         for (index, feature) in set.features.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if let encoded = feature.encodedAttributes {
+                // The attributes object as the loop below would write it (the query checked it is).
+                JSONBytes.appendASCII("{\"attributes\":", to: &bytes)
+                bytes.append(contentsOf: encoded)
+                appendGeometry(feature, to: &bytes)
+                continue
+            }
             JSONBytes.appendASCII("{\"attributes\":{", to: &bytes)
             for (position, (name, value)) in feature.attributes.enumerated() {
                 if position > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -67,20 +74,7 @@ enum FeatureSetBytes {
                 }
             }
             bytes.append(UInt8(ascii: "}"))
-            if let geometry = feature.geometry {
-                JSONBytes.appendASCII(",\"geometry\":", to: &bytes)
-                if case .point(let p) = geometry {
-                    // What `geometry.json()` gives for a point: {"x": x, "y": y}.
-                    JSONBytes.appendASCII("{\"x\":", to: &bytes)
-                    JSONBytes.appendDouble(p.x, to: &bytes)
-                    JSONBytes.appendASCII(",\"y\":", to: &bytes)
-                    JSONBytes.appendDouble(p.y, to: &bytes)
-                    bytes.append(UInt8(ascii: "}"))
-                } else {
-                    JSONBytes.append(geometry.json(), to: &bytes)
-                }
-            }
-            bytes.append(UInt8(ascii: "}"))
+            appendGeometry(feature, to: &bytes)
         }
         bytes.append(UInt8(ascii: "]"))
         if let exceeded = set.exceededTransferLimit {
@@ -89,5 +83,24 @@ enum FeatureSetBytes {
         }
         bytes.append(UInt8(ascii: "}"))
         return bytes
+    }
+
+    /// `,"geometry":...` when the feature has one, and the feature's closing brace.
+    @inline(__always)
+    private static func appendGeometry(_ feature: Feature, to bytes: inout [UInt8]) {
+        if let geometry = feature.geometry {
+            JSONBytes.appendASCII(",\"geometry\":", to: &bytes)
+            if case .point(let p) = geometry {
+                // What `geometry.json()` gives for a point: {"x": x, "y": y}.
+                JSONBytes.appendASCII("{\"x\":", to: &bytes)
+                JSONBytes.appendDouble(p.x, to: &bytes)
+                JSONBytes.appendASCII(",\"y\":", to: &bytes)
+                JSONBytes.appendDouble(p.y, to: &bytes)
+                bytes.append(UInt8(ascii: "}"))
+            } else {
+                JSONBytes.append(geometry.json(), to: &bytes)
+            }
+        }
+        bytes.append(UInt8(ascii: "}"))
     }
 }

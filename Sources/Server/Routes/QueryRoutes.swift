@@ -31,6 +31,8 @@ struct QueryRoutes {
         let format = ArcGISResponse.Format(context.arguments)
         var parameters = try QueryParameters(arguments: context.arguments)
         if format == .geojson && parameters.outSR == nil { parameters.outSR = .wgs84 }
+        // Esri JSON feature sets are written by `FeatureSetBytes`, which takes the stored attribute text.
+        if format == .json { parameters.encodedAttributes = true }
         let answer = try await core.query(service: try context.serviceName(), layer: try context.integer("layer"), parameters, as: context.caller)
         if format == .geojson, let set = answer.featureSet {
             return ArcGISResponse.document(set.geoJSON(), context: context, contentType: "application/geo+json; charset=utf-8")

@@ -40,6 +40,8 @@ struct QueryPlan {
     var extraFilter: SQL?
     /// A filter the core adds itself (related records: the key values).
     var internalFilter: SQL?
+    /// Set when the caller asked for `encodedAttributes` and the output field names allow it.
+    let storedWriter: StoredAttributesWriter?
 
     init(layer: LayerModel, parameters: QueryParameters, policy: AccessPolicy) throws {
         self.layer = layer
@@ -73,6 +75,8 @@ struct QueryPlan {
             if !names.contains(where: { $0.caseInsensitiveCompare(layer.objectIdField) == .orderedSame }) { names.insert(layer.objectIdField, at: 0) }
             outFields = names
         }
+
+        storedWriter = parameters.encodedAttributes ? StoredAttributesWriter(outFields: outFields) : nil
 
         let layerSystem = layer.spatialReference.normalized ?? .wgs84
         if let geometry = parameters.geometry {
@@ -242,6 +246,10 @@ struct QueryPlan {
 
     func feature(attributes text: String, geometry: String?, withGeometry: Bool,
                  envelope: (Double?, Double?, Double?, Double?) = (nil, nil, nil, nil)) throws -> Feature {
+        if let storedWriter, let encoded = storedWriter.encode(text) {
+            return Feature(encodedAttributes: encoded,
+                           geometry: try shape(geometry: geometry, withGeometry: withGeometry, envelope: envelope))
+        }
         let parsed = try AttributeValue.storedObject(text)
         let members = parsed.root.object?.members ?? []
         var attributes = Attributes()
@@ -274,17 +282,18 @@ struct QueryPlan {
                 attributes.appendUnchecked(name, members.last { $0.key == name }.map { AttributeValue($0.value) } ?? .null)
             }
         }
-        var shape: Geometry?
-        if withGeometry, let geometry {
-            let g: Geometry?
-            if let point = RowStore.storedPoint(geometry, xmin: envelope.0, ymin: envelope.1, xmax: envelope.2, ymax: envelope.3) {
-                g = .point(point)
-            } else {
-                g = try RowStore.decodeGeometry(geometry)
-            }
-            if let g { shape = Projection.project(g, from: .wgs84, to: outSystem) }
+        return Feature(attributes: attributes, geometry: try shape(geometry: geometry, withGeometry: withGeometry, envelope: envelope))
+    }
+
+    private func shape(geometry: String?, withGeometry: Bool, envelope: (Double?, Double?, Double?, Double?)) throws -> Geometry? {
+        guard withGeometry, let geometry else { return nil }
+        let g: Geometry?
+        if let point = RowStore.storedPoint(geometry, xmin: envelope.0, ymin: envelope.1, xmax: envelope.2, ymax: envelope.3) {
+            g = .point(point)
+        } else {
+            g = try RowStore.decodeGeometry(geometry)
         }
-        return Feature(attributes: attributes, geometry: shape)
+        return g.map { Projection.project($0, from: .wgs84, to: outSystem) }
     }
 
     func fieldDescriptions(_ names: [String]) -> [JSON] {

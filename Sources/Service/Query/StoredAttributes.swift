@@ -1,0 +1,186 @@
+import Foundation
+
+/// The query's fast path for attributes: the stored attributes text written to the answer as it is (or
+/// cut into the output fields' values), without parsing it into a tree and writing it again, in the one
+/// case where that is provably the same text as decoding (`QueryPlan.feature`) then encoding
+/// (`Attributes` through `OrderedJSONEncoder` or the server's `FeatureSetBytes`) gives:
+///
+/// - every output field name is printable ASCII without `"` or `\` (so it is written as `"name"`, and no
+///   other string is equal to it under Swift's canonical equivalence but ASCII itself), and no two are the same;
+/// - the stored text is one compact object (no white space) whose keys are printable ASCII without escapes,
+///   all different; so "the last member of that name" is the one member of that name;
+/// - every value is written the way encoding its decoded value writes it: `null`; a string with no escape
+///   and no control character (the text is valid UTF-8, as it comes from a Swift `String`); an integer
+///   `-?(0|[1-9][0-9]{0,17})` other than `-0` (decoded as an Int, written back digit for digit); or a
+///   number with a fraction or an exponent that is exactly `Double.description` of its value, finite and
+///   not integral below 1e15 (decoded as that Double, written back with `description`). `true`, `false`,
+///   arrays, objects, escapes and any other number form fall back to the slow path.
+///
+/// The result is the attributes object's bytes, `{"name":value,...}`, or nil (use the slow path).
+struct StoredAttributesWriter: Sendable {
+    /// `"name":` of each output field.
+    private let keys: [[UInt8]]
+    /// Each output field's name, as bytes.
+    private let names: [[UInt8]]
+
+    init?(outFields: [String]) {
+        var keys: [[UInt8]] = []
+        var names: [[UInt8]] = []
+        for name in outFields {
+            let bytes = Array(name.utf8)
+            guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else { return nil }
+            names.append(bytes)
+            keys.append([UInt8(ascii: "\"")] + bytes + [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        }
+        // Two output fields of one name (a layer with a repeated field name) would both take the last stored
+        // member of that name: not what writing the stored text gives.
+        guard Set(names).count == names.count else { return nil }
+        self.keys = keys
+        self.names = names
+    }
+
+    func encode(_ text: String) -> [UInt8]? {
+        var text = text
+        return text.withUTF8 { encode(bytes: $0) }
+    }
+
+    /// One member of the stored object: where its key (between the quotes) and its value are.
+    private struct Member {
+        var keyStart: Int
+        var keyEnd: Int
+        var valueStart: Int
+        var valueEnd: Int
+    }
+
+    func encode(bytes s: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        let n = s.count
+        guard n >= 2, s[0] == UInt8(ascii: "{"), s[n - 1] == UInt8(ascii: "}") else { return nil }
+        var members: [Member] = []
+        members.reserveCapacity(names.count)
+        var p = 1
+        if s[p] != UInt8(ascii: "}") {
+            while true {
+                // Key.
+                guard p < n, s[p] == UInt8(ascii: "\"") else { return nil }
+                p += 1
+                let keyStart = p
+                while p < n, s[p] != UInt8(ascii: "\"") {
+                    let b = s[p]
+                    guard b >= 0x20, b < 0x7F, b != UInt8(ascii: "\\") else { return nil }
+                    p += 1
+                }
+                guard p < n else { return nil }
+                let keyEnd = p
+                p += 1
+                guard p < n, s[p] == UInt8(ascii: ":") else { return nil }
+                p += 1
+                // Value.
+                let valueStart = p
+                guard p < n else { return nil }
+                switch s[p] {
+                case UInt8(ascii: "n"):
+                    guard p + 4 <= n, s[p + 1] == UInt8(ascii: "u"), s[p + 2] == UInt8(ascii: "l"), s[p + 3] == UInt8(ascii: "l") else { return nil }
+                    p += 4
+                case UInt8(ascii: "\""):
+                    p += 1
+                    while p < n, s[p] != UInt8(ascii: "\"") {
+                        let b = s[p]
+                        guard b >= 0x20, b != UInt8(ascii: "\\") else { return nil }
+                        p += 1
+                    }
+                    guard p < n else { return nil }
+                    p += 1
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    guard let end = Self.canonicalNumber(s, from: p) else { return nil }
+                    p = end
+                default:
+                    return nil
+                }
+                members.append(Member(keyStart: keyStart, keyEnd: keyEnd, valueStart: valueStart, valueEnd: p))
+                guard p < n else { return nil }
+                if s[p] == UInt8(ascii: ",") { p += 1; continue }
+                if s[p] == UInt8(ascii: "}") { break }
+                return nil
+            }
+        }
+        guard p == n - 1 else { return nil }
+
+        // The stored keys are exactly the output fields, in order: the text is the answer.
+        if members.count == names.count && zip(members, names).allSatisfy({ Self.equal(s, $0.keyStart, $0.keyEnd, $1) }) {
+            return Array(s)
+        }
+        // Otherwise each output field takes its member's value (null when there is none); the keys must all
+        // differ.
+        for i in members.indices {
+            for j in (i + 1)..<members.count where Self.equal(s, members[i], members[j]) { return nil }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(n + names.count * 8)
+        out.append(UInt8(ascii: "{"))
+        var cursor = 0
+        for (index, name) in names.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: keys[index])
+            var found: Member?
+            var k = cursor
+            for _ in 0..<members.count {
+                if k == members.count { k = 0 }
+                if Self.equal(s, members[k].keyStart, members[k].keyEnd, name) {
+                    found = members[k]
+                    cursor = k + 1
+                    break
+                }
+                k += 1
+            }
+            if let found {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: s[found.valueStart..<found.valueEnd]))
+            } else {
+                out.append(contentsOf: "null".utf8)
+            }
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    private static func equal(_ s: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ name: [UInt8]) -> Bool {
+        guard end - start == name.count else { return false }
+        return name.withUnsafeBufferPointer { b in name.isEmpty || memcmp(s.baseAddress! + start, b.baseAddress!, name.count) == 0 }
+    }
+
+    private static func equal(_ s: UnsafeBufferPointer<UInt8>, _ a: Member, _ b: Member) -> Bool {
+        let count = a.keyEnd - a.keyStart
+        guard b.keyEnd - b.keyStart == count else { return false }
+        return count == 0 || memcmp(s.baseAddress! + a.keyStart, s.baseAddress! + b.keyStart, count) == 0
+    }
+
+    /// The end of the number at `start` when it is written exactly as encoding its decoded value writes it
+    /// (see the type's comment); nil otherwise.
+    static func canonicalNumber(_ s: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var p = start
+        let n = s.count
+        var isInteger = true
+        while p < n {
+            let b = s[p]
+            if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") || b == UInt8(ascii: "-") { p += 1; continue }
+            if b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E") || b == UInt8(ascii: "+") { isInteger = false; p += 1; continue }
+            break
+        }
+        let token = UnsafeBufferPointer(rebasing: s[start..<p])
+        guard !token.isEmpty else { return nil }
+        if isInteger {
+            // -?(0|[1-9][0-9]{0,17}), not -0.
+            let negative = token[0] == UInt8(ascii: "-")
+            let digits = UnsafeBufferPointer(rebasing: token[(negative ? 1 : 0)...])
+            guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+            if digits[0] == UInt8(ascii: "0") && (digits.count > 1 || negative) { return nil }
+            return p
+        }
+        // A fraction or an exponent: the text must be exactly `description` of a finite Double that the
+        // encoder writes with `description` (not integral below 1e15).
+        guard token.count <= 32, let d = Double(String(decoding: token, as: UTF8.self)), d.isFinite,
+              !(d.rounded() == d && abs(d) < 1e15) else { return nil }
+        let written = d.description.utf8
+        guard written.count == token.count, written.elementsEqual(token) else { return nil }
+        return p
+    }
+}
