@@ -76,7 +76,7 @@ import FoundationXML
 
     @Test func githubAnnotationsAreEscapedAndSummarised() throws {
         let summary = try CLI.temporaryDirectory().appendingPathComponent("summary.md")
-        FileManager.default.createFile(atPath: summary.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: summary.path, contents: nil)
         let result = try CLI.run(["lint", "Samples/Broken", "--format", "github"], environment: ["GITHUB_STEP_SUMMARY": summary.path])
         #expect(result.exitCode == 1)
         let lines = result.stdout.split(separator: "\n")
