@@ -17,6 +17,27 @@ import Foundation
 ///   arrays, objects, escapes and any other number form fall back to the slow path.
 ///
 /// The result is the attributes object's bytes, `{"name":value,...}`, or nil (use the slow path).
+/// Finds the output fields among a stored object's members one after another. Stored objects hold each
+/// field once, in field order: looking on from where the previous field was found (and wrapping round)
+/// finds each in one step when the orders agree, and still finds it when they do not.
+struct FieldOrderCursor {
+    private var next = 0
+
+    /// The index of the first of `count` members, from the cursor on, that `matches`; nil when none does.
+    mutating func find(among count: Int, where matches: (Int) -> Bool) -> Int? {
+        var k = next
+        for _ in 0..<count {
+            if k == count { k = 0 }
+            if matches(k) {
+                next = k + 1
+                return k
+            }
+            k += 1
+        }
+        return nil
+    }
+}
+
 struct StoredAttributesWriter: Sendable {
     /// `"name":` of each output field.
     private let keys: [[UInt8]]
@@ -117,22 +138,12 @@ struct StoredAttributesWriter: Sendable {
         var out: [UInt8] = []
         out.reserveCapacity(n + names.count * 8)
         out.append(UInt8(ascii: "{"))
-        var cursor = 0
+        var cursor = FieldOrderCursor()
         for (index, name) in names.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: keys[index])
-            var found: Member?
-            var k = cursor
-            for _ in 0..<members.count {
-                if k == members.count { k = 0 }
-                if Self.equal(s, members[k].keyStart, members[k].keyEnd, name) {
-                    found = members[k]
-                    cursor = k + 1
-                    break
-                }
-                k += 1
-            }
-            if let found {
+            if let k = cursor.find(among: members.count, where: { Self.equal(s, members[$0].keyStart, members[$0].keyEnd, name) }) {
+                let found = members[k]
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: s[found.valueStart..<found.valueEnd]))
             } else {
                 out.append(contentsOf: "null".utf8)
@@ -175,12 +186,13 @@ struct StoredAttributesWriter: Sendable {
             if digits[0] == UInt8(ascii: "0") && (digits.count > 1 || negative) { return nil }
             return p
         }
-        // A fraction or an exponent: the text must be exactly `description` of a finite Double that the
-        // encoder writes with `description` (not integral below 1e15).
-        guard token.count <= 32, let d = Double(String(decoding: token, as: UTF8.self)), d.isFinite,
-              !(d.rounded() == d && abs(d) < 1e15) else { return nil }
-        let written = d.description.utf8
-        guard written.count == token.count, written.elementsEqual(token) else { return nil }
+        // A fraction or an exponent: the text must be exactly what the core's writer makes of the Double it
+        // reads as (an integral value below 1e15 is written as an integer, so it never matches).
+        guard token.count <= 32, let d = Double(String(decoding: token, as: UTF8.self)), d.isFinite else { return nil }
+        var written: [UInt8] = []
+        written.reserveCapacity(32)
+        JSON.appendDouble(d, to: &written)
+        guard written.elementsEqual(token) else { return nil }
         return p
     }
 }

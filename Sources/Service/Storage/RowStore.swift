@@ -98,22 +98,19 @@ enum RowStore {
     /// the same point, so it is not parsed. Nil otherwise (the caller parses).
     static func storedPoint(_ text: String, xmin: Double?, ymin: Double?, xmax: Double?, ymax: Double?) -> Point? {
         guard text.hasPrefix("{\"x\":"), let xmin, let ymin, xmin == xmax, ymin == ymax, xmin.isFinite, ymin.isFinite else { return nil }
-        // Integral values are written as integers and read back as integers (so -0 reads as 0).
-        func written(_ d: Double) -> (text: String, value: Double) {
-            if d.rounded() == d && abs(d) < 1e15 { let i = Int(d); return (String(i), Double(i)) }
-            return (d.description, d)
-        }
-        let x = written(xmin), y = written(ymin)
-        var expected = "{\"x\":"
+        // The text the core's writer makes of this point (the writer that stored it).
+        var expected: [UInt8] = []
         expected.reserveCapacity(48)
-        expected += x.text
-        expected += ",\"y\":"
-        expected += y.text
-        expected += "}"
+        JSON.appendASCII("{\"x\":", to: &expected)
+        JSON.appendDouble(xmin, to: &expected)
+        JSON.appendASCII(",\"y\":", to: &expected)
+        JSON.appendDouble(ymin, to: &expected)
+        expected.append(UInt8(ascii: "}"))
         var stored = text
-        let same = expected.withUTF8 { a in stored.withUTF8 { b in a.count == b.count && (a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0) } }
+        let same = stored.withUTF8 { $0.elementsEqual(expected) }
         guard same else { return nil }
-        return Point(x: x.value, y: y.value)
+        // Parsing that text gives the same values, except that -0 is written (and so read back) as 0.
+        return Point(x: xmin == 0 ? 0 : xmin, y: ymin == 0 ? 0 : ymin)
     }
 
     static func decodeGeometry(_ text: String?) throws -> Geometry? {
