@@ -45,10 +45,7 @@ public enum JSON: Sendable, Equatable, Codable, CustomStringConvertible {
         case .string(let s): self = .string(s)
         case .array(let elements): self = .array(elements.map { JSON($0, noRepeatedKeys: noRepeatedKeys) })
         case .object(let object):
-            let unique = noRepeatedKeys && object.members.allSatisfy { member in
-                var key = member.key
-                return key.withUTF8 { $0.allSatisfy { $0 < 0x80 } }
-            }
+            let unique = noRepeatedKeys && object.keysAreASCII
             self = .object((unique ? object.members : object.uniqueMembers).map { ($0.key, JSON($0.value, noRepeatedKeys: noRepeatedKeys)) })
         }
     }

@@ -254,28 +254,14 @@ struct QueryPlan {
         let members = parsed.root.object?.members ?? []
         var attributes = Attributes()
         attributes.reserveCapacity(outFields.count)
-        // Each output field takes the value of the last member of that name (null when there is none). Stored
-        // objects hold each field once, in field order: when no two keys can be equal (no repeated key, every
-        // key ASCII, so no two distinct keys are canonically equivalent either), the one member of a name is
-        // found by looking on from where the previous field was found.
-        if parsed.duplicateKeys.isEmpty && members.allSatisfy({ member in
-            var key = member.key
-            return key.withUTF8 { $0.allSatisfy { $0 < 0x80 } }
-        }) {
-            var cursor = 0
+        // Each output field takes the value of the last member of that name (null when there is none). When no
+        // two keys can be equal (no repeated key, every key ASCII), that is the one member of the name, which
+        // the cursor finds without searching the whole object for each field.
+        if parsed.duplicateKeys.isEmpty && (parsed.root.object?.keysAreASCII ?? true) {
+            var cursor = FieldOrderCursor()
             for name in outFields {
-                var value = AttributeValue.null
-                var k = cursor
-                for _ in 0..<members.count {
-                    if k == members.count { k = 0 }
-                    if members[k].key == name {
-                        value = AttributeValue(members[k].value)
-                        cursor = k + 1
-                        break
-                    }
-                    k += 1
-                }
-                attributes.appendUnchecked(name, value)
+                let k = cursor.find(among: members.count) { members[$0].key == name }
+                attributes.appendUnchecked(name, k.map { AttributeValue(members[$0].value) } ?? .null)
             }
         } else {
             for name in outFields {

@@ -142,5 +142,14 @@ public struct JSONObject: Sendable {
     }
 
     public var keys: [String] { uniqueMembers.map(\.key) }
+
+    /// True when every key is ASCII: then equal keys are equal bytes (no two different keys are canonically
+    /// equivalent), so in a document the parser found no repeated key in, the members are unique as they stand.
+    public var keysAreASCII: Bool {
+        members.allSatisfy { member in
+            var key = member.key
+            return key.withUTF8 { $0.allSatisfy { $0 < 0x80 } }
+        }
+    }
     public var isEmpty: Bool { members.isEmpty }
 }
