@@ -79,6 +79,11 @@ import Testing
         #expect(arguments.string("empty") == nil)
         #expect(arguments.string("bad") == "%zz")
         #expect(arguments.string("é") == "é")
+        // Raw (not percent-encoded) UTF-8 in a body is split on the same bytes.
+        let raw = RequestArguments.formURLEncoded("title=Café 😀&where=name='Zoë'&x\r\n=1")
+        #expect(raw.string("title") == "Café 😀")
+        #expect(raw.string("where") == "name='Zoë'")
+        #expect(raw.string("x\r\n") == "1")
     }
 
     @Test func contentDispositionAttributes() {

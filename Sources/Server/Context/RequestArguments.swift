@@ -93,23 +93,12 @@ public struct RequestArguments: Sendable {
     /// Parses `a=1&b=x+y%21` (plus as space, percent-escapes as UTF-8).
     public static func formURLEncoded(_ text: Substring) -> RequestArguments {
         var arguments = RequestArguments()
-        // ASCII text (what form encoding produces) is split byte by byte: there every character is one byte,
-        // except CR LF, which is neither "&" nor "=", so the pieces are the same as splitting by character,
-        // without the cost of finding character boundaries in a large body.
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            for pair in text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-                let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
-                let name = decodeComponent(Substring(parts[0]))
-                let value = parts.count > 1 ? decodeComponent(Substring(parts[1])) : ""
-                guard !name.isEmpty else { continue }
-                arguments.set(name, value)
-            }
-            return arguments
-        }
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = decodeComponent(parts[0])
-            let value = parts.count > 1 ? decodeComponent(parts[1]) : ""
+        // Split on the bytes "&" and "=", as the form encoding defines it (and without finding character
+        // boundaries in a large body): both are ASCII, so every piece is whole UTF-8.
+        for pair in text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            let name = decodeComponent(Substring(parts[0]))
+            let value = parts.count > 1 ? decodeComponent(Substring(parts[1])) : ""
             guard !name.isEmpty else { continue }
             arguments.set(name, value)
         }
