@@ -147,6 +147,13 @@ import WebMap
         }
     }
 
+    @Test func mediumStringsOfLargeDocumentsKeepTheirValues() throws {
+        // Documents of 4 KB and more share equal strings of 16 to 64 bytes: every value must still be its own.
+        let values = (0..<600).map { "esriFieldTypeString-\($0 % 37)-\(String(repeating: "x", count: $0 % 30))" }
+        let (parsed, _) = try parse("[" + values.map { "\"\($0)\"" }.joined(separator: ",") + "]")
+        #expect(parsed.root.array?.compactMap(\.string) == values)
+    }
+
     @Test(arguments: 0..<9)
     func stringsAreScannedAtEveryAlignment(padding: Int) throws {
         // The string scan looks at eight bytes at a time: every special byte must be found wherever it falls.

@@ -410,8 +410,10 @@ private struct Parser {
                 }
                 if ascii {
                     // Short strings live inside the String value; longer ones repeat a lot in web maps
-                    // (field types, field names, edit-tracking keys): those are made once per document.
-                    if slice.count > 15 && slice.count <= 64 { return interned(slice) }
+                    // (field types, field names, edit-tracking keys): those are made once per document. Small
+                    // documents (a stored row, a request parameter) skip it: the table would cost more than
+                    // the strings.
+                    if slice.count > 15 && slice.count <= 64 && buffer.count >= Self.internMinimumSize { return interned(slice) }
                     return String(decoding: slice, as: UTF8.self)
                 }
                 guard let s = String(validating: slice, as: UTF8.self) else {
@@ -452,6 +454,9 @@ private struct Parser {
         }
         return i
     }
+
+    /// Documents smaller than this make their strings without the intern table.
+    static let internMinimumSize = 4096
 
     /// Strings of this document already made, by a hash of their bytes (one per slot, the latest wins).
     var internTable: [String?] = []
