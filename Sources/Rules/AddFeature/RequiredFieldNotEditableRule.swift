@@ -49,13 +49,10 @@ public enum RequiredFieldNotEditableRule: MapRule {
             for field in table.fields {
                 guard !field.nullable, field.editable, field.defaultValue == nil, field.type != .geometry,
                       !table.isSystemMaintained(field),
-                      !chosenKeys.contains(where: { $0.caseInsensitiveCompare(field.name) == .orderedSame }),
-                      !editable.contains(where: { $0.field.name.caseInsensitiveCompare(field.name) == .orderedSame })
+                      !chosenKeys.contains(where: { $0.equalsIgnoringCase(field.name) }),
+                      !editable.contains(where: { $0.field === field })
                 else { continue }
-                let entries = popup.fieldInfos.filter { info in
-                    guard let name = info.fieldName, !info.isExpression, !info.isRelationshipField else { return false }
-                    return table.field(named: name)?.name.caseInsensitiveCompare(field.name) == .orderedSame
-                }
+                let entries = popup.fieldInfos.filter { layer.field(of: $0) === field }
                 let reason: String
                 let fix: String
                 let pointer: JSONPointer

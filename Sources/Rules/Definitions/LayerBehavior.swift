@@ -16,7 +16,10 @@ public final class LayerBehavior: Sendable {
         self.popup = layer.popupInfo
         // Computed once: every rule asks for these.
         capabilities = resolved.map { EditCapabilities($0.metadata.capabilities) } ?? .none
-        displayFields = Self.displayFields(popup: popup, table: resolved?.metadata)
+        let table = resolved?.metadata
+        let fields = Self.fields(of: popup, in: table)
+        fieldsOfFieldInfos = fields
+        displayFields = Self.displayFields(popup: popup, fields: fields, hasTable: table != nil)
     }
 
     public var table: LayerMetadata? { resolved?.metadata }
@@ -37,15 +40,45 @@ public final class LayerBehavior: Sendable {
     /// visible field name counts (nothing can be checked against the service).
     public let displayFields: [DisplayField]
 
-    private static func displayFields(popup: PopupInfo?, table: LayerMetadata?) -> [DisplayField] {
-        guard let popup else { return [] }
-        return popup.fieldInfos.compactMap { info in
-            guard info.visible, let name = info.fieldName, !info.isRelationshipField else { return nil }
-            if let expression = info.expressionName { return DisplayField(fieldInfo: info, field: nil, expressionName: expression) }
-            guard let table else { return DisplayField(fieldInfo: info, field: nil, expressionName: nil) }
-            guard let field = table.field(named: name) else { return nil }
-            return DisplayField(fieldInfo: info, field: field, expressionName: nil)
+    /// The service field each entry of `popup.fieldInfos` names, in the same order (see `field(of:)`).
+    private let fieldsOfFieldInfos: [FieldDefinition?]
+
+    /// The service field a `fieldInfos` entry of this layer's pop-up names (compared case-insensitively, a
+    /// qualified name by its last part); nil for `expression/...` and `relationships/...` entries, for a name
+    /// the layer does not have, and when the metadata is unknown. Looked up once per entry, when the layer's
+    /// behaviour is made: every pop-up rule asks.
+    public func field(of info: PopupFieldInfo) -> FieldDefinition? {
+        let position = info.position
+        if let popup, position >= 0, position < fieldsOfFieldInfos.count, popup.fieldInfos[position] === info {
+            return fieldsOfFieldInfos[position]
         }
+        return Self.field(of: info, in: table)
+    }
+
+    private static func field(of info: PopupFieldInfo, in table: LayerMetadata?) -> FieldDefinition? {
+        guard let table, let name = info.fieldName, !info.isExpression, !info.isRelationshipField else { return nil }
+        return table.field(named: name)
+    }
+
+    private static func fields(of popup: PopupInfo?, in table: LayerMetadata?) -> [FieldDefinition?] {
+        guard let popup, let table else { return [] }
+        return popup.fieldInfos.map { field(of: $0, in: table) }
+    }
+
+    private static func displayFields(popup: PopupInfo?, fields: [FieldDefinition?], hasTable: Bool) -> [DisplayField] {
+        guard let popup else { return [] }
+        var result: [DisplayField] = []
+        for (position, info) in popup.fieldInfos.enumerated() {
+            guard info.visible, info.fieldName != nil, !info.isRelationshipField else { continue }
+            if let expression = info.expressionName {
+                result.append(DisplayField(fieldInfo: info, field: nil, expressionName: expression))
+            } else if !hasTable {
+                result.append(DisplayField(fieldInfo: info, field: nil, expressionName: nil))
+            } else if let field = fields[position] {
+                result.append(DisplayField(fieldInfo: info, field: field, expressionName: nil))
+            }
+        }
+        return result
     }
 
     /// Display fields with `isEditable: true` whose service field is editable and whose type is editable,

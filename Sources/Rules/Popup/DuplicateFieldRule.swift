@@ -25,13 +25,13 @@ public enum DuplicateFieldRule: MapRule {
     public static func check(_ context: MapContext) {
         for subject in PopupSubject.all(in: context) {
             let infos = subject.popup.fieldInfos
-            var first: [String: Int] = [:]
+            var first: [EntryKey: Int] = [:]
             first.reserveCapacity(infos.count)
             for (index, info) in infos.enumerated() {
                 guard let name = info.fieldName else { continue }
                 // A qualified name ("Trees.Address") is the same field as its short name.
                 let field = subject.field(of: info)
-                let key = (field?.name ?? name).lowercased()
+                let key = field.map { EntryKey.field(ObjectIdentifier($0)) } ?? .name(name.lowercased())
                 guard let earlierIndex = first[key] else {
                     first[key] = index
                     continue
@@ -44,5 +44,11 @@ public enum DuplicateFieldRule: MapRule {
                     layer: subject.layer)
             }
         }
+    }
+
+    /// What makes two entries the same: the service field they resolve to, else the name in lower case.
+    private enum EntryKey: Hashable {
+        case field(ObjectIdentifier)
+        case name(String)
     }
 }

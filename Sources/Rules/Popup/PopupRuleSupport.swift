@@ -20,11 +20,7 @@ final class PopupSubject {
 
     /// The service field a `fieldInfos` entry names, when the metadata is known and the name is a field's
     /// (not an `expression/...` or `relationships/...` entry).
-    func field(of info: PopupFieldInfo) -> FieldDefinition? {
-        guard let table = layer.table, let name = info.fieldName, !info.isExpression,
-              !info.isRelationshipField else { return nil }
-        return table.field(named: name)
-    }
+    func field(of info: PopupFieldInfo) -> FieldDefinition? { layer.field(of: info) }
 }
 
 extension PopupSubject {
@@ -42,25 +38,34 @@ extension PopupSubject {
 /// The `{name}` placeholders of pop-up text (titles, descriptions).
 enum PopupPlaceholders {
     /// The names inside single braces, in order, trimmed of spaces. `{{ name }}` template placeholders (left
-    /// when no variable resolves them) are not pop-up placeholders and are skipped.
+    /// when no variable resolves them) are not pop-up placeholders and are skipped. Read as UTF-8 bytes (the
+    /// braces are ASCII): titles and descriptions of every pop-up of every map pass through here.
     static func names(in text: String) -> [String] {
         var names: [String] = []
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "{") {
-            let inner = rest.index(after: open)
-            if inner < rest.endIndex, rest[inner] == "{" {
-                guard let close = rest[inner...].range(of: "}}") else { break }
-                rest = rest[close.upperBound...]
-                continue
+        var copy = text
+        copy.withUTF8 { bytes in
+            let open = UInt8(ascii: "{")
+            let close = UInt8(ascii: "}")
+            var i = 0
+            while let brace = bytes[i...].firstIndex(of: open) {
+                let inner = brace + 1
+                if inner < bytes.count, bytes[inner] == open {
+                    // `{{ ... }}`: skip to after the closing pair.
+                    var end = inner + 1
+                    while end + 1 < bytes.count, !(bytes[end] == close && bytes[end + 1] == close) { end += 1 }
+                    guard end + 1 < bytes.count else { return }
+                    i = end + 2
+                    continue
+                }
+                guard let end = bytes[inner...].firstIndex(where: { $0 == open || $0 == close }) else { return }
+                if bytes[end] == open {
+                    i = end
+                    continue
+                }
+                let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[inner..<end]), as: UTF8.self).trimmingSpaces()
+                if !name.isEmpty { names.append(name) }
+                i = end + 1
             }
-            guard let close = rest[inner...].firstIndex(where: { $0 == "{" || $0 == "}" }) else { break }
-            if rest[close] == "{" {
-                rest = rest[close...]
-                continue
-            }
-            let name = rest[inner..<close].trimmingSpaces()
-            if !name.isEmpty { names.append(name) }
-            rest = rest[rest.index(after: close)...]
         }
         return names
     }

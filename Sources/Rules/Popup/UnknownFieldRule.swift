@@ -29,7 +29,7 @@ public enum UnknownFieldRule: MapRule {
             guard let table = layer.table, let popup = layer.popup else { continue }
             for info in popup.fieldInfos {
                 guard let name = info.fieldName, !info.isExpression, !info.isRelationshipField,
-                      table.field(named: name) == nil else { continue }
+                      layer.field(of: info) == nil else { continue }
                 let suggestion = Suggestions.closest(to: name, in: table.fields.map(\.name))
                 context.report(self, pointer: info.pointer / "fieldName", message:
                     "Pop-up of layer \(layer.layer.displayName) lists field '\(name)', which the layer does not have."

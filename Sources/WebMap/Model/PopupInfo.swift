@@ -8,9 +8,14 @@ public struct PopupInfo: Sendable {
         self.pointer = pointer
         // Read once: every pop-up rule walks these lists.
         let fieldInfosPointer = pointer / "fieldInfos"
-        fieldInfos = (node["fieldInfos"]?.array ?? []).enumerated().compactMap { index, entry in
-            entry.object == nil ? nil : PopupFieldInfo(node: entry, list: fieldInfosPointer, index: index)
+        var fieldInfos: [PopupFieldInfo] = []
+        if let entries = node["fieldInfos"]?.array {
+            fieldInfos.reserveCapacity(entries.count)
+            for (index, entry) in entries.enumerated() where entry.object != nil {
+                fieldInfos.append(PopupFieldInfo(node: entry, list: fieldInfosPointer, index: index, position: fieldInfos.count))
+            }
         }
+        self.fieldInfos = fieldInfos
         popupElements = (node["popupElements"]?.array ?? []).enumerated().compactMap { index, entry in
             entry.object == nil ? nil : PopupElement(node: entry, pointer: pointer / "popupElements" / index)
         }
@@ -43,6 +48,9 @@ public final class PopupFieldInfo: Sendable {
     /// only when a diagnostic needs it).
     private let list: JSONPointer
     private let index: Int
+    /// The entry's position in its `PopupInfo.fieldInfos` (which leaves out entries that are not objects), or
+    /// -1 for an entry made on its own: lets a layer keep one value per entry in an array beside that list.
+    public let position: Int
     /// Read once: every pop-up rule asks for these, several times per entry.
     public let fieldName: String?
     public let visible: Bool
@@ -55,13 +63,14 @@ public final class PopupFieldInfo: Sendable {
     public var pointer: JSONPointer { index < 0 ? list : list / index }
 
     public convenience init(node: JSONNode, pointer: JSONPointer) {
-        self.init(node: node, list: pointer, index: -1)
+        self.init(node: node, list: pointer, index: -1, position: -1)
     }
 
-    init(node: JSONNode, list: JSONPointer, index: Int) {
+    init(node: JSONNode, list: JSONPointer, index: Int, position: Int) {
         self.node = node
         self.list = list
         self.index = index
+        self.position = position
         let fieldName = node["fieldName"]?.string
         self.fieldName = fieldName
         visible = node["visible"]?.bool ?? false

@@ -138,15 +138,20 @@ public final class FieldDefinition: Sendable {
 /// The comma-separated `capabilities` string, compared case-insensitively.
 public struct Capabilities: Sendable, Equatable {
     public private(set) var names: [String]
-    /// The names in lower case, for look-ups.
-    private var lowercased: Set<String>
 
     public init(_ text: String?) {
-        names = (text ?? "").split(separator: ",").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
-        lowercased = Set(names.map { $0.lowercased() })
+        guard let text, !text.isEmpty else {
+            names = []
+            return
+        }
+        names = text.split(separator: ",").compactMap { part in
+            let name = part.trimmingSpaces()
+            return name.isEmpty ? nil : name
+        }
     }
 
-    public func contains(_ name: String) -> Bool { lowercased.contains(name.lowercased()) }
+    /// A list holds a handful of names: a scan is cheaper than building a set for each layer of each map.
+    public func contains(_ name: String) -> Bool { names.contains { $0.equalsIgnoringCase(name) } }
 
     public var description: String { names.joined(separator: ",") }
 }
@@ -216,11 +221,9 @@ public final class LayerMetadata: Sendable {
     public let maxScale: Double
     public let editFieldsInfo: EditFieldsInfo?
     public let maxRecordCount: Int?
-    /// Field positions by lower-case name, for case-insensitive look-ups.
-    private let fieldIndex: [String: Int]
-    /// The same positions by exact name (only where that name finds the same field), tried first: it spares
-    /// lower-casing the name on most look-ups.
-    private let exactFieldIndex: [String: Int]
+    /// Field positions by name, for layers with many fields (a scan answers small layers sooner than a
+    /// table could be built: every inline feature collection of every map makes one of these).
+    private let fieldIndex: FieldIndex?
 
     public init(_ node: JSONNode) {
         self.node = node
@@ -246,14 +249,7 @@ public final class LayerMetadata: Sendable {
             editFieldsInfo = nil
         }
         maxRecordCount = node["maxRecordCount"]?.integer
-        var lowercased: [String: Int] = [:]
-        for (index, field) in fields.enumerated().reversed() { lowercased[field.name.lowercased()] = index }
-        var exact: [String: Int] = [:]
-        for (index, field) in fields.enumerated() where lowercased[field.name.lowercased()] == index {
-            exact[field.name] = index
-        }
-        fieldIndex = lowercased
-        exactFieldIndex = exact
+        fieldIndex = fields.count > FieldIndex.minimumFieldCount ? FieldIndex(fields) : nil
     }
 
     /// A copy with the map's overrides applied.
@@ -275,15 +271,21 @@ public final class LayerMetadata: Sendable {
         editFieldsInfo = other.editFieldsInfo
         maxRecordCount = other.maxRecordCount
         fieldIndex = other.fieldIndex
-        exactFieldIndex = other.exactFieldIndex
     }
 
-    /// The field named `name`, compared case-insensitively as the services do.
+    /// The field named `name`, compared case-insensitively as the services do (the first of fields whose
+    /// names differ only in case).
     public func field(named name: String) -> FieldDefinition? {
-        if let index = exactFieldIndex[name] ?? fieldIndex[name.lowercased()] { return fields[index] }
+        if let index = position(ofField: name) { return fields[index] }
         // A qualified name ("owner.table.Field") names the field after its last period.
         guard let last = name.split(separator: ".").last, last.count < name.count else { return nil }
-        return fieldIndex[last.lowercased()].map { fields[$0] }
+        return position(ofField: String(last)).map { fields[$0] }
+    }
+
+    private func position(ofField name: String) -> Int? {
+        if let fieldIndex { return fieldIndex.exact[name] ?? fieldIndex.lowercased[name.lowercasedCheaply()] }
+        // The first field equal to the name without regard to case; an exactly equal name is equal so.
+        return fields.firstIndex { $0.name == name || $0.name.equalsIgnoringCase(name) }
     }
 
     /// True for a table (no geometry) as opposed to a feature layer.
@@ -293,7 +295,7 @@ public final class LayerMetadata: Sendable {
     public func isSystemMaintained(_ field: FieldDefinition) -> Bool {
         if field.type == .oid || field.type == .globalID { return true }
         let names = [objectIdField, globalIdField].compactMap { $0 } + (editFieldsInfo?.fieldNames ?? [])
-        return names.contains { $0.caseInsensitiveCompare(field.name) == .orderedSame }
+        return names.contains { $0.equalsIgnoringCase(field.name) }
     }
 
     /// Applies the web map's `layerDefinition` overrides (capabilities, scales) to the service's metadata.
@@ -305,6 +307,29 @@ public final class LayerMetadata: Sendable {
         if caps == nil && minScale == nil && maxScale == nil { return self }
         return LayerMetadata(self, capabilities: caps.map { Capabilities($0) } ?? capabilities,
                              minScale: minScale ?? self.minScale, maxScale: maxScale ?? self.maxScale)
+    }
+}
+
+/// Field positions of a layer with many fields, by lower-case name and by exact name.
+private struct FieldIndex: Sendable {
+    /// Below this many fields, scanning them is cheaper than building the tables.
+    static let minimumFieldCount = 24
+    /// Positions by lower-case name, the first field of each name.
+    let lowercased: [String: Int]
+    /// The same positions by exact name (only where that name finds the same field), tried first: it spares
+    /// lower-casing the name on most look-ups.
+    let exact: [String: Int]
+
+    init(_ fields: [FieldDefinition]) {
+        let names = fields.map { $0.name.lowercasedCheaply() }
+        var lowercased: [String: Int] = [:]
+        lowercased.reserveCapacity(fields.count)
+        for (index, name) in names.enumerated().reversed() { lowercased[name] = index }
+        var exact: [String: Int] = [:]
+        exact.reserveCapacity(fields.count)
+        for (index, field) in fields.enumerated() where lowercased[names[index]] == index { exact[field.name] = index }
+        self.lowercased = lowercased
+        self.exact = exact
     }
 }
 

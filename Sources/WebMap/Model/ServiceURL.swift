@@ -18,31 +18,46 @@ public enum ServiceURL {
     /// The common case, checked byte by byte: no surrounding space, no query or fragment, no trailing
     /// slash, and a lower-case scheme and host.
     private static func isNormalized(_ url: String) -> Bool {
-        let bytes = url.utf8
-        guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20, last != UInt8(ascii: "/") else { return false }
-        var slashes = 0
-        for byte in bytes {
-            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte == 0x09 { return false }
-            if byte == UInt8(ascii: "/") { slashes += 1 }
-            // Scheme and host end at the third slash; nothing upper case before it.
-            if slashes < 3 && byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { return false }
+        var text = url
+        return text.withUTF8 { bytes in
+            guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20, last != UInt8(ascii: "/") else { return false }
+            var slashes = 0
+            for byte in bytes {
+                if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte == 0x09 { return false }
+                if byte == UInt8(ascii: "/") { slashes += 1 }
+                // Scheme and host end at the third slash; nothing upper case before it.
+                if slashes < 3 && byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { return false }
+            }
+            return true
         }
-        return true
     }
 
     /// True for `http(s)://host/.../FeatureServer/<n>` or `.../MapServer/<n>` (query string allowed).
-    public static func isLayerURL(_ url: String) -> Bool { layerComponents(url) != nil }
+    public static func isLayerURL(_ url: String) -> Bool {
+        var text = normalize(url)
+        return text.withUTF8 { layerParts($0) } != nil
+    }
 
-    /// Splits a layer URL into its service URL (normalised) and layer id. Reads the normalised URL from its
-    /// end, byte by byte: this runs for every layer of every map.
+    /// Splits a layer URL into its service URL (normalised) and layer id.
     public static func layerComponents(_ url: String) -> (service: String, layerId: Int)? {
-        let text = normalize(url)
-        let bytes = Array(text.utf8)
-        func lower(_ b: UInt8) -> UInt8 { b >= 65 && b <= 90 ? b + 32 : b }
+        var text = normalize(url)
+        return text.withUTF8 { bytes in
+            layerParts(bytes).map { (String(decoding: UnsafeBufferPointer(rebasing: bytes[..<$0.serviceEnd]), as: UTF8.self), $0.layerId) }
+        }
+    }
+
+    /// Reads a normalised URL from its end, byte by byte and without allocating (this runs for every layer of
+    /// every map): the length of the service URL (up to the last slash) and the layer id after it.
+    private static func layerParts(_ bytes: UnsafeBufferPointer<UInt8>) -> (serviceEnd: Int, layerId: Int)? {
         guard bytes.count > 8 else { return nil }
-        let scheme = bytes.prefix(8).map(lower)
         let schemeLength: Int
-        if scheme.starts(with: Array("https://".utf8)) { schemeLength = 8 } else if scheme.starts(with: Array("http://".utf8)) { schemeLength = 7 } else { return nil }
+        if startsIgnoringCase(bytes, at: 0, with: "https://") {
+            schemeLength = 8
+        } else if startsIgnoringCase(bytes, at: 0, with: "http://") {
+            schemeLength = 7
+        } else {
+            return nil
+        }
         // Layer id: the digits after the last slash.
         guard let lastSlash = bytes.lastIndex(of: UInt8(ascii: "/")), lastSlash > schemeLength, lastSlash + 1 < bytes.count else { return nil }
         var id = 0
@@ -52,11 +67,24 @@ public enum ServiceURL {
         }
         // Service type: the segment before it.
         guard let typeSlash = bytes[..<lastSlash].lastIndex(of: UInt8(ascii: "/")), typeSlash > schemeLength else { return nil }
-        let type = bytes[(typeSlash + 1)..<lastSlash].map(lower)
-        guard type == Array("featureserver".utf8) || type == Array("mapserver".utf8) else { return nil }
+        let typeLength = lastSlash - typeSlash - 1
+        guard (typeLength == 13 && startsIgnoringCase(bytes, at: typeSlash + 1, with: "featureserver"))
+                || (typeLength == 9 && startsIgnoringCase(bytes, at: typeSlash + 1, with: "mapserver")) else { return nil }
         // A host before the service path.
         guard let hostEnd = bytes[schemeLength...].firstIndex(of: UInt8(ascii: "/")), hostEnd > schemeLength, hostEnd <= typeSlash else { return nil }
-        return (String(decoding: bytes[..<lastSlash], as: UTF8.self), id)
+        return (lastSlash, id)
+    }
+
+    /// True when `bytes` hold `lowercase` (lower-case ASCII) at `offset`, ASCII letters compared without case.
+    private static func startsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, with lowercase: StaticString) -> Bool {
+        let count = lowercase.utf8CodeUnitCount
+        guard offset + count <= bytes.count else { return false }
+        let expected = lowercase.utf8Start
+        for k in 0..<count {
+            let b = bytes[offset + k]
+            if (b >= 65 && b <= 90 ? b + 32 : b) != expected[k] { return false }
+        }
+        return true
     }
 
     /// True when the URL carries a secret: a `token=` or an API key parameter.
