@@ -13,65 +13,87 @@ indirect enum JSONOutput {
     static func string(_ value: String?) -> JSONOutput { value.map(JSONOutput.string) ?? .null }
 
     /// Two-space indentation, `"key": value`, empty arrays and objects as `[]` and `{}`, no trailing newline.
-    /// Strings are written as UTF-8 with only `"`, `\` and control characters escaped.
+    /// Strings are written as UTF-8 with only `"`, `\`, control characters, DEL and the line separators escaped.
+    /// Written as bytes: a report of thousands of files is mostly unescaped text copied as it is.
     static func prettyPrinted(_ value: JSONOutput) -> String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
         write(value, indent: 0, to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private static func write(_ value: JSONOutput, indent: Int, to out: inout String) {
+    private static func write(_ value: JSONOutput, indent: Int, to out: inout [UInt8]) {
         switch value {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let i): out.append(contentsOf: String(i).utf8)
         case .string(let s): writeString(s, to: &out)
         case .array(let elements):
-            if elements.isEmpty { out += "[]"; return }
-            out += "[\n"
+            if elements.isEmpty { out.append(contentsOf: "[]".utf8); return }
+            out.append(contentsOf: "[\n".utf8)
             for (i, element) in elements.enumerated() {
-                out += String(repeating: " ", count: indent + 2)
+                writeSpaces(indent + 2, to: &out)
                 write(element, indent: indent + 2, to: &out)
-                out += i == elements.count - 1 ? "\n" : ",\n"
+                if i != elements.count - 1 { out.append(UInt8(ascii: ",")) }
+                out.append(UInt8(ascii: "\n"))
             }
-            out += String(repeating: " ", count: indent) + "]"
+            writeSpaces(indent, to: &out)
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            if members.isEmpty { out += "{}"; return }
-            out += "{\n"
+            if members.isEmpty { out.append(contentsOf: "{}".utf8); return }
+            out.append(contentsOf: "{\n".utf8)
             for (i, member) in members.enumerated() {
-                out += String(repeating: " ", count: indent + 2)
+                writeSpaces(indent + 2, to: &out)
                 writeString(member.0, to: &out)
-                out += ": "
+                out.append(contentsOf: ": ".utf8)
                 write(member.1, indent: indent + 2, to: &out)
-                out += i == members.count - 1 ? "\n" : ",\n"
+                if i != members.count - 1 { out.append(UInt8(ascii: ",")) }
+                out.append(UInt8(ascii: "\n"))
             }
-            out += String(repeating: " ", count: indent) + "}"
+            writeSpaces(indent, to: &out)
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case "\u{00}"..."\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}":
-                // DEL and the line separators are legal JSON, but escaped they cannot upset a terminal or a
-                // JavaScript consumer.
-                out += "\\u" + hex4(scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+    private static func writeSpaces(_ count: Int, to out: inout [UInt8]) {
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
     }
 
-    private static func hex4(_ value: UInt32) -> String {
+    private static func writeString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var text = s
+        text.withUTF8 { bytes in
+            var i = 0
+            while i < bytes.count {
+                let byte = bytes[i]
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
+                case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
+                case UInt8(ascii: "\n"): out.append(contentsOf: "\\n".utf8)
+                case UInt8(ascii: "\r"): out.append(contentsOf: "\\r".utf8)
+                case UInt8(ascii: "\t"): out.append(contentsOf: "\\t".utf8)
+                case 0x08: out.append(contentsOf: "\\b".utf8)
+                case 0x0C: out.append(contentsOf: "\\f".utf8)
+                case 0x00...0x1F, 0x7F:
+                    // DEL and the line separators are legal JSON, but escaped they cannot upset a terminal or a
+                    // JavaScript consumer.
+                    writeEscape(UInt32(byte), to: &out)
+                case 0xE2 where i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
+                    // U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR.
+                    writeEscape(bytes[i + 2] == 0xA8 ? 0x2028 : 0x2029, to: &out)
+                    i += 2
+                default: out.append(byte)
+                }
+                i += 1
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func writeEscape(_ value: UInt32, to out: inout [UInt8]) {
         let digits = String(value, radix: 16, uppercase: false)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        out.append(contentsOf: "\\u".utf8)
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, 4 - digits.utf8.count)))
+        out.append(contentsOf: digits.utf8)
     }
 }

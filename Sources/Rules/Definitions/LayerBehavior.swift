@@ -15,14 +15,16 @@ public final class LayerBehavior: Sendable {
         self.resolved = resolved
         self.popup = layer.popupInfo
         // Computed once: every rule asks for these.
-        capabilities = resolved.map { EditCapabilities($0.metadata.capabilities) } ?? .none
         let table = resolved?.metadata
+        self.table = table
+        capabilities = table.map { EditCapabilities($0.capabilities) } ?? .none
         let fields = Self.fields(of: popup, in: table)
         fieldsOfFieldInfos = fields
         displayFields = Self.displayFields(popup: popup, fields: fields, hasTable: table != nil)
     }
 
-    public var table: LayerMetadata? { resolved?.metadata }
+    /// The feature table's metadata (`resolved?.metadata`).
+    public let table: LayerMetadata?
 
     /// Has a `popupInfo` and `disablePopup` is not true.
     public var isPopupEnabled: Bool { popup != nil && !layer.disablePopup }
@@ -49,7 +51,7 @@ public final class LayerBehavior: Sendable {
     /// behaviour is made: every pop-up rule asks.
     public func field(of info: PopupFieldInfo) -> FieldDefinition? {
         let position = info.position
-        if let popup, position >= 0, position < fieldsOfFieldInfos.count, popup.fieldInfos[position] === info {
+        if position >= 0, position < fieldsOfFieldInfos.count, popup?.fieldInfos[position] === info {
             return fieldsOfFieldInfos[position]
         }
         return Self.field(of: info, in: table)

@@ -1,7 +1,8 @@
-/// A read-only view of a `popupInfo` object, every part with its JSON Pointer.
-public struct PopupInfo: Sendable {
-    public var node: JSONNode
-    public var pointer: JSONPointer
+/// A read-only view of a `popupInfo` object, every part with its JSON Pointer. A class: every pop-up rule and
+/// every layer's behaviour pass it around, and a struct copy would retain each of its lists.
+public final class PopupInfo: Sendable {
+    public let node: JSONNode
+    public let pointer: JSONPointer
 
     public init(node: JSONNode, pointer: JSONPointer) {
         self.node = node
@@ -16,7 +17,7 @@ public struct PopupInfo: Sendable {
             }
         }
         self.fieldInfos = fieldInfos
-        popupElements = (node["popupElements"]?.array ?? []).enumerated().compactMap { index, entry in
+        self.popupElements = (node["popupElements"]?.array ?? []).enumerated().compactMap { index, entry in
             entry.object == nil ? nil : PopupElement(node: entry, pointer: pointer / "popupElements" / index)
         }
         expressionInfos = (node["expressionInfos"]?.array ?? []).enumerated().compactMap { index, entry in
@@ -75,8 +76,8 @@ public final class PopupFieldInfo: Sendable {
         self.fieldName = fieldName
         visible = node["visible"]?.bool ?? false
         isEditable = node["isEditable"]?.bool ?? false
-        isExpression = fieldName?.utf8.starts(with: "expression/".utf8) ?? false
-        isRelationshipField = fieldName?.utf8.starts(with: "relationships/".utf8) ?? false
+        isExpression = fieldName?.hasASCIIPrefix("expression/") ?? false
+        isRelationshipField = fieldName?.hasASCIIPrefix("relationships/") ?? false
     }
 
     public var label: String? { node["label"]?.string }

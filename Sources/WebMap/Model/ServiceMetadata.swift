@@ -144,10 +144,18 @@ public struct Capabilities: Sendable, Equatable {
             names = []
             return
         }
-        names = text.split(separator: ",").compactMap { part in
-            let name = part.trimmingSpaces()
-            return name.isEmpty ? nil : name
+        // Split on the byte ",": `split` on a Character would break the text into grapheme clusters.
+        var names: [String] = []
+        var copy = text
+        copy.withUTF8 { bytes in
+            var start = 0
+            for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: ",") {
+                let part = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self).trimmingSpaces()
+                if !part.isEmpty { names.append(part) }
+                start = end + 1
+            }
         }
+        self.names = names
     }
 
     /// A list holds a handful of names: a scan is cheaper than building a set for each layer of each map.
@@ -221,6 +229,8 @@ public final class LayerMetadata: Sendable {
     public let maxScale: Double
     public let editFieldsInfo: EditFieldsInfo?
     public let maxRecordCount: Int?
+    /// The fields' names in lower case, in order: a case-insensitive look-up is one lower-casing and a scan.
+    private let lowercasedFieldNames: [String]
     /// Field positions by name, for layers with many fields (a scan answers small layers sooner than a
     /// table could be built: every inline feature collection of every map makes one of these).
     private let fieldIndex: FieldIndex?
@@ -249,7 +259,9 @@ public final class LayerMetadata: Sendable {
             editFieldsInfo = nil
         }
         maxRecordCount = node["maxRecordCount"]?.integer
-        fieldIndex = fields.count > FieldIndex.minimumFieldCount ? FieldIndex(fields) : nil
+        let lowercasedNames = fields.map { $0.name.lowercasedCheaply() }
+        lowercasedFieldNames = lowercasedNames
+        fieldIndex = fields.count > FieldIndex.minimumFieldCount ? FieldIndex(fields, lowercasedNames: lowercasedNames) : nil
     }
 
     /// A copy with the map's overrides applied.
@@ -270,6 +282,7 @@ public final class LayerMetadata: Sendable {
         self.maxScale = maxScale
         editFieldsInfo = other.editFieldsInfo
         maxRecordCount = other.maxRecordCount
+        lowercasedFieldNames = other.lowercasedFieldNames
         fieldIndex = other.fieldIndex
     }
 
@@ -284,8 +297,8 @@ public final class LayerMetadata: Sendable {
 
     private func position(ofField name: String) -> Int? {
         if let fieldIndex { return fieldIndex.exact[name] ?? fieldIndex.lowercased[name.lowercasedCheaply()] }
-        // The first field equal to the name without regard to case; an exactly equal name is equal so.
-        return fields.firstIndex { $0.name == name || $0.name.equalsIgnoringCase(name) }
+        // The first field whose lower-case name is the name's (as the table's `lowercased` keeps the first).
+        return lowercasedFieldNames.firstIndex(of: name.lowercasedCheaply())
     }
 
     /// True for a table (no geometry) as opposed to a feature layer.
@@ -320,8 +333,7 @@ private struct FieldIndex: Sendable {
     /// lower-casing the name on most look-ups.
     let exact: [String: Int]
 
-    init(_ fields: [FieldDefinition]) {
-        let names = fields.map { $0.name.lowercasedCheaply() }
+    init(_ fields: [FieldDefinition], lowercasedNames names: [String]) {
         var lowercased: [String: Int] = [:]
         lowercased.reserveCapacity(fields.count)
         for (index, name) in names.enumerated().reversed() { lowercased[name] = index }

@@ -1,6 +1,9 @@
-/// Case-insensitive comparison of names (fields, capabilities) as the services compare them, with an ASCII
-/// fast path: `lowercased()` allocates two new strings per comparison, and the rules compare field names of
-/// every pop-up entry of every map. Non-ASCII text falls back to `lowercased()`, so the answers are the same.
+import Foundation
+
+/// Comparisons of names done on UTF-8 bytes in place. Case-insensitive comparison of names (fields,
+/// capabilities) as the services compare them has an ASCII fast path: `lowercased()` allocates two new strings
+/// per comparison, and the rules compare field names of every pop-up entry of every map. Non-ASCII text falls
+/// back to `lowercased()`, so the answers are the same.
 extension String {
     /// The same as `lowercased()`, without allocating when the text is ASCII with no upper-case letter.
     public func lowercasedCheaply() -> String {
@@ -33,5 +36,14 @@ extension String {
             }
         }
         return ascii ?? (lowercased() == other.lowercased())
+    }
+
+    /// The same as `utf8.starts(with: prefix.utf8)`, comparing bytes in place.
+    public func hasASCIIPrefix(_ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard count > 0 else { return true }
+        guard utf8.count >= count else { return false }
+        var copy = self
+        return copy.withUTF8 { bytes in memcmp(bytes.baseAddress!, prefix.utf8Start, count) == 0 }
     }
 }
