@@ -40,8 +40,7 @@ public struct MapBehavior: Sendable {
         self.layers = layers
         // Each layer's service URL and id, parsed once per map: relationship look-ups compare them often.
         locations = layers.map { behavior in
-            guard behavior.isServiceBacked, let url = behavior.layer.url,
-                  let parts = ServiceURL.layerComponents(url) else { return nil }
+            guard behavior.isServiceBacked, let parts = behavior.layer.serviceLayer else { return nil }
             return LayerLocation(service: parts.service.lowercased(), layerId: parts.layerId)
         }
         var uses: [[RelationshipUse]] = []

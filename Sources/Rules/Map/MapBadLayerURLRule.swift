@@ -53,7 +53,7 @@ public enum MapBadLayerURLRule: MapRule {
                 }
                 continue
             }
-            if TemplatePlaceholders.contains(url) || ServiceURL.isLayerURL(url) { continue }
+            if layer.serviceLayer != nil || TemplatePlaceholders.contains(url) { continue }
             context.report(self, pointer: layer.pointer / "url", message:
                 "\(name) has the URL '\(url)', which \(reason(url)): the app cannot load the \(layer.isTable ? "table" : "layer"). \(fix)",
                 layer: behavior)

@@ -45,7 +45,7 @@ public enum MapUnresolvedLayerRule: MapRule {
             }
             let url = layer.url
             if let url, TemplatePlaceholders.contains(url) { continue }
-            if let url, ServiceURL.isLayerURL(url), !layer.hasFeatureCollection {
+            if let url, layer.serviceLayer != nil, !layer.hasFeatureCollection {
                 context.report(self, pointer: layer.pointer / "url", message: """
                     No service metadata was found for \(layer.kindAndName.withLowercasedInitial) at \(url), so the rules \
                     that need its fields and capabilities were skipped for it. Add it to \

@@ -25,17 +25,13 @@ public enum DuplicateFieldRule: MapRule {
     public static func check(_ context: MapContext) {
         for subject in PopupSubject.all(in: context) {
             let infos = subject.popup.fieldInfos
-            var first: [EntryKey: Int] = [:]
-            first.reserveCapacity(infos.count)
+            var seen = SeenEntries(expectedCount: infos.count)
             for (index, info) in infos.enumerated() {
                 guard let name = info.fieldName else { continue }
                 // A qualified name ("Trees.Address") is the same field as its short name.
                 let field = subject.field(of: info)
-                let key = field.map { EntryKey.field(ObjectIdentifier($0)) } ?? .name(name.lowercased())
-                guard let earlierIndex = first[key] else {
-                    first[key] = index
-                    continue
-                }
+                let key = field.map { EntryKey.field(ObjectIdentifier($0)) } ?? .name(name.lowercasedCheaply())
+                guard let earlierIndex = seen.firstIndex(of: key, orRemember: index) else { continue }
                 let earlier = infos[earlierIndex]
                 let fieldName = field?.displayName ?? "'\(name)'"
                 context.report(self, pointer: info.pointer / "fieldName", message:
@@ -50,5 +46,28 @@ public enum DuplicateFieldRule: MapRule {
     private enum EntryKey: Hashable {
         case field(ObjectIdentifier)
         case name(String)
+    }
+
+    /// The first entry index of each key seen so far. A pop-up lists a few dozen fields: comparing with each
+    /// earlier key costs less than hashing; a table takes over for long lists.
+    private struct SeenEntries {
+        private var keys: [(key: EntryKey, index: Int)] = []
+        private var table: [EntryKey: Int]?
+
+        init(expectedCount: Int) {
+            if expectedCount > 64 { table = Dictionary(minimumCapacity: expectedCount) } else { keys.reserveCapacity(expectedCount) }
+        }
+
+        /// The index first seen with `key`; nil (and `index` remembered) when `key` is new.
+        mutating func firstIndex(of key: EntryKey, orRemember index: Int) -> Int? {
+            if table != nil {
+                if let earlier = table![key] { return earlier }
+                table![key] = index
+                return nil
+            }
+            if let earlier = keys.first(where: { $0.key == key }) { return earlier.index }
+            keys.append((key, index))
+            return nil
+        }
     }
 }

@@ -26,14 +26,13 @@ public enum MissingLabelRule: MapRule {
 
     public static func check(_ context: MapContext) {
         for subject in PopupSubject.all(in: context) {
-            let titles = Dictionary(subject.popup.expressionInfos.compactMap { info in
-                info.name.map { ($0, info.node["title"]?.string ?? "") }
-            }, uniquingKeysWith: { first, _ in first })
             for display in subject.layer.displayFields {
                 let info = display.fieldInfo
-                guard info.label?.allSatisfy(\.isWhitespace) ?? true else { continue }
-                if let expression = display.expressionName, let title = titles[expression],
-                   !title.allSatisfy(\.isWhitespace) { continue }
+                guard info.label.map(isBlank) ?? true else { continue }
+                // The first expression of that name gives the title the app shows.
+                if let expression = display.expressionName,
+                   let title = subject.popup.expressionInfos.first(where: { $0.name == expression }).map({ $0.node["title"]?.string ?? "" }),
+                   !isBlank(title) { continue }
                 let name = info.fieldName ?? ""
                 let hint = display.field.flatMap { field in
                     field.alias.flatMap { $0.isEmpty || $0 == field.name ? nil : " (the field's alias is '\($0)')" }
@@ -45,5 +44,12 @@ public enum MissingLabelRule: MapRule {
                     layer: subject.layer)
             }
         }
+    }
+
+    /// True when the text is empty or only white space (as `allSatisfy(\.isWhitespace)`), answered from the
+    /// first byte for most labels.
+    private static func isBlank(_ text: String) -> Bool {
+        if let first = text.utf8.first, first < 0x80, first > 0x20, first != 0x7F { return false }
+        return text.allSatisfy(\.isWhitespace)
     }
 }

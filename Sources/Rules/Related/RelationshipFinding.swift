@@ -71,8 +71,7 @@ struct RelationshipFinding {
 
     /// The related table's URL, from the layer's service and `relatedTableId`.
     var relatedURL: String? {
-        guard let id = relationship.relatedTableId, let url = layer.layer.url,
-              let service = ServiceURL.layerComponents(url)?.service else { return nil }
+        guard let id = relationship.relatedTableId, let service = layer.layer.serviceLayer?.service else { return nil }
         return "\(service)/\(id)"
     }
 

@@ -68,12 +68,18 @@ public enum TemplatePlaceholders {
 
     /// A byte scan for "{{" (Foundation's `contains` is far slower on the hot path).
     private static func hasOpeningBraces(_ text: String) -> Bool {
-        var previous: UInt8 = 0
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: "{") && previous == UInt8(ascii: "{") { return true }
-            previous = byte
+        var copy = text
+        return copy.withUTF8 { bytes in
+            // memchr to each "{", then a look at the next byte: most strings have no brace at all.
+            guard let base = bytes.baseAddress, bytes.count > 1 else { return false }
+            var offset = 0
+            while offset < bytes.count - 1, let found = memchr(base + offset, 0x7B, bytes.count - 1 - offset) {
+                let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if base[at + 1] == 0x7B { return true }
+                offset = at + 1
+            }
+            return false
         }
-        return false
     }
 
     /// Returns the text with known placeholders replaced, all names, and the unknown names.

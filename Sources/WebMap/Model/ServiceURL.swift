@@ -23,6 +23,8 @@ public enum ServiceURL {
             guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20, last != UInt8(ascii: "/") else { return false }
             var slashes = 0
             for byte in bytes {
+                // Lower-case letters, most of a URL, need no test.
+                if byte >= UInt8(ascii: "a") { continue }
                 if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte == 0x09 { return false }
                 if byte == UInt8(ascii: "/") { slashes += 1 }
                 // Scheme and host end at the third slash; nothing upper case before it.

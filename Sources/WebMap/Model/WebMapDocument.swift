@@ -115,6 +115,10 @@ public final class MapLayer: Sendable {
     public let isFeatureLayerKind: Bool
     /// A feature layer or table with a feature-service URL (not an inline collection).
     public let isServiceBacked: Bool
+    /// `ServiceURL.layerComponents(url)`: the normalised service URL and the layer id, when the URL is a
+    /// FeatureServer or MapServer layer URL (read once: metadata resolution, relationships and the URL rules
+    /// all ask).
+    public let serviceLayer: (service: String, layerId: Int)?
 
     /// `standalonePopupTitle` is set (to the `--layer` title, or nil) only for the layer standing for a
     /// standalone pop-up definition file.
@@ -150,6 +154,7 @@ public final class MapLayer: Sendable {
         }
         visibility = node["visibility"]?.bool ?? true
         isGroup = layerType == "GroupLayer"
+        serviceLayer = url.flatMap(ServiceURL.layerComponents)
         hasFeatureCollection = node["featureCollection"]?.object != nil
         if isTable || isStandalonePopup {
             isFeatureLayerKind = true
@@ -157,7 +162,7 @@ public final class MapLayer: Sendable {
             isFeatureLayerKind = type == "ArcGISFeatureLayer"
         } else {
             // Version 1.x maps often omit layerType: a FeatureServer/MapServer sublayer URL or a collection says it.
-            isFeatureLayerKind = hasFeatureCollection || (url.map(ServiceURL.isLayerURL) ?? false)
+            isFeatureLayerKind = hasFeatureCollection || serviceLayer != nil
         }
         isServiceBacked = isStandalonePopup || (isFeatureLayerKind && !hasFeatureCollection && url != nil)
     }

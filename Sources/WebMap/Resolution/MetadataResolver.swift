@@ -36,7 +36,7 @@ public struct MetadataResolver: Sendable {
             return ResolvedMetadata(metadata: LayerMetadata(definition), source: .inline, serviceRoot: nil)
         }
         guard let url = urlOverride ?? layer.url else { return nil }
-        let service = ServiceURL.layerComponents(url)?.service
+        let service = urlOverride == nil ? layer.serviceLayer?.service : ServiceURL.layerComponents(url)?.service
         for snapshot in snapshots {
             if let metadata = snapshot.layer(url: url) {
                 return ResolvedMetadata(

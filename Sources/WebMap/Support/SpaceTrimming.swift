@@ -35,3 +35,17 @@ extension StringProtocol {
         return scalar.properties.generalCategory == .spaceSeparator
     }
 }
+
+extension String {
+    /// The text without leading and trailing spaces and tabs; the text itself, not a copy, when its first and
+    /// last bytes are ASCII other than space and tab (the common case, answered without decoding it).
+    public func trimmingSpaces() -> String {
+        var copy = self
+        let untouched = copy.withUTF8 { bytes in
+            guard let first = bytes.first, let last = bytes.last else { return true }
+            func plain(_ byte: UInt8) -> Bool { byte < 0x80 && byte != 0x20 && byte != 0x09 }
+            return plain(first) && plain(last)
+        }
+        return untouched ? self : self[...].trimmingSpaces()
+    }
+}
