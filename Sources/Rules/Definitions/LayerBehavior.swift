@@ -21,6 +21,8 @@ public final class LayerBehavior: Sendable {
         let fields = Self.fields(of: popup, in: table)
         fieldsOfFieldInfos = fields
         displayFields = Self.displayFields(popup: popup, fields: fields, hasTable: table != nil)
+        addFeature = Self.addFeature(layer: layer, table: table, capabilities: capabilities,
+                                     isPopupEnabled: popup != nil && !layer.disablePopup)
     }
 
     /// The feature table's metadata (`resolved?.metadata`).
@@ -70,6 +72,7 @@ public final class LayerBehavior: Sendable {
     private static func displayFields(popup: PopupInfo?, fields: [FieldDefinition?], hasTable: Bool) -> [DisplayField] {
         guard let popup else { return [] }
         var result: [DisplayField] = []
+        result.reserveCapacity(popup.fieldInfos.count)
         for (position, info) in popup.fieldInfos.enumerated() {
             guard info.visible, info.fieldName != nil, !info.isRelationshipField else { continue }
             if let expression = info.expressionName {
@@ -97,13 +100,15 @@ public final class LayerBehavior: Sendable {
     }
 
     /// Whether a user may add features to this layer from the map, and if not, every condition that fails.
-    public var addFeature: AddFeatureEligibility {
+    public let addFeature: AddFeatureEligibility
+
+    private static func addFeature(layer: MapLayer, table: LayerMetadata?, capabilities caps: EditCapabilities,
+                                   isPopupEnabled: Bool) -> AddFeatureEligibility {
         var failed: [AddFeatureCondition] = []
-        if layer.isTable || !layer.isFeatureLayerKind || !isServiceBacked { failed.append(.serviceBackedFeatureLayer) }
-        if table == nil && isServiceBacked {
+        if layer.isTable || !layer.isFeatureLayerKind || !layer.isServiceBacked { failed.append(.serviceBackedFeatureLayer) }
+        if table == nil && layer.isServiceBacked {
             failed.append(.metadataAvailable)
         } else {
-            let caps = capabilities
             if !caps.isEditable { failed.append(.editable) }
             if !caps.canAdd { failed.append(.canAdd) }
             if table?.geometryType != .point { failed.append(.pointGeometry) }

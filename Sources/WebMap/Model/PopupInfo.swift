@@ -17,12 +17,21 @@ public final class PopupInfo: Sendable {
             }
         }
         self.fieldInfos = fieldInfos
-        self.popupElements = (node["popupElements"]?.array ?? []).enumerated().compactMap { index, entry in
-            entry.object == nil ? nil : PopupElement(node: entry, pointer: pointer / "popupElements" / index)
-        }
-        expressionInfos = (node["expressionInfos"]?.array ?? []).enumerated().compactMap { index, entry in
-            entry.object == nil ? nil : ExpressionInfo(node: entry, pointer: pointer / "expressionInfos" / index)
-        }
+        // Entries keep their list's pointer and their index: their own pointer is built only when a
+        // diagnostic names it.
+        let elementsPointer = pointer / "popupElements"
+        popupElements = Self.objects(in: node["popupElements"]) { PopupElement(node: $1, list: elementsPointer, index: $0) }
+        let expressionsPointer = pointer / "expressionInfos"
+        expressionInfos = Self.objects(in: node["expressionInfos"]) { ExpressionInfo(node: $1, list: expressionsPointer, index: $0) }
+    }
+
+    /// The object entries of the array `list` (when it is one), made into views with their index.
+    private static func objects<T>(in list: JSONNode?, _ make: (Int, JSONNode) -> T) -> [T] {
+        guard let entries = list?.array, !entries.isEmpty else { return [] }
+        var result: [T] = []
+        result.reserveCapacity(entries.count)
+        for (index, entry) in entries.enumerated() where entry.object != nil { result.append(make(index, entry)) }
+        return result
     }
 
     public var title: String? { node["title"]?.string }
@@ -72,10 +81,22 @@ public final class PopupFieldInfo: Sendable {
         self.list = list
         self.index = index
         self.position = position
-        let fieldName = node["fieldName"]?.string
+        // One pass over the members instead of a look-up per key (the last of a repeated key wins, as in
+        // `node[key]`); keys are told apart by length before they are compared.
+        var fieldName: String?
+        var visible = false
+        var isEditable = false
+        for member in node.object?.members ?? [] {
+            switch member.key.utf8.count {
+            case 9 where member.key == "fieldName": fieldName = member.value.string
+            case 7 where member.key == "visible": visible = member.value.bool ?? false
+            case 10 where member.key == "isEditable": isEditable = member.value.bool ?? false
+            default: break
+            }
+        }
         self.fieldName = fieldName
-        visible = node["visible"]?.bool ?? false
-        isEditable = node["isEditable"]?.bool ?? false
+        self.visible = visible
+        self.isEditable = isEditable
         isExpression = fieldName?.hasASCIIPrefix("expression/") ?? false
         isRelationshipField = fieldName?.hasASCIIPrefix("relationships/") ?? false
     }
@@ -92,14 +113,32 @@ public final class PopupFieldInfo: Sendable {
 }
 
 public struct PopupElement: Sendable {
-    public var node: JSONNode
-    public var pointer: JSONPointer
+    public let node: JSONNode
+    private let list: JSONPointer
+    private let index: Int
+
+    init(node: JSONNode, list: JSONPointer, index: Int) {
+        self.node = node
+        self.list = list
+        self.index = index
+    }
+
+    public var pointer: JSONPointer { list / index }
     /// `fields`, `text`, `media`, `attachments`, `relationship`, `expression`...
     public var type: String? { node["type"]?.string }
 }
 
 public struct ExpressionInfo: Sendable {
-    public var node: JSONNode
-    public var pointer: JSONPointer
+    public let node: JSONNode
+    private let list: JSONPointer
+    private let index: Int
+
+    init(node: JSONNode, list: JSONPointer, index: Int) {
+        self.node = node
+        self.list = list
+        self.index = index
+    }
+
+    public var pointer: JSONPointer { list / index }
     public var name: String? { node["name"]?.string }
 }

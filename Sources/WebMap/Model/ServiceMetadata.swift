@@ -117,15 +117,32 @@ public final class FieldDefinition: Sendable {
     public let defaultValue: JSONNode?
 
     public init?(_ node: JSONNode) {
-        guard let name = node["name"]?.string else { return nil }
+        // One pass over the members instead of a look-up per key (the last of a repeated key wins, as in
+        // `node[key]`): every inline feature collection of every map lists its fields.
+        var name, type, alias, nullable, editable, length, domain, defaultValue: JSONNode?
+        for member in node.object?.members ?? [] {
+            let key = member.key
+            switch key.utf8.count {
+            case 4 where key == "name": name = member.value
+            case 4 where key == "type": type = member.value
+            case 5 where key == "alias": alias = member.value
+            case 8 where key == "nullable": nullable = member.value
+            case 8 where key == "editable": editable = member.value
+            case 6 where key == "length": length = member.value
+            case 6 where key == "domain": domain = member.value
+            case 12 where key == "defaultValue": defaultValue = member.value
+            default: break
+            }
+        }
+        guard let name = name?.string else { return nil }
         self.name = name
-        type = FieldType(rawValue: node["type"]?.string ?? "")
-        alias = node["alias"]?.string
-        nullable = node["nullable"]?.bool ?? true
-        editable = node["editable"]?.bool ?? true
-        length = node["length"]?.integer
-        domain = Domain(node["domain"])
-        if let value = node["defaultValue"], !value.isNull { defaultValue = value } else { defaultValue = nil }
+        self.type = FieldType(rawValue: type?.string ?? "")
+        self.alias = alias?.string
+        self.nullable = nullable?.bool ?? true
+        self.editable = editable?.bool ?? true
+        self.length = length?.integer
+        self.domain = Domain(domain)
+        if let defaultValue, !defaultValue.isNull { self.defaultValue = defaultValue } else { self.defaultValue = nil }
     }
 
     /// "Condition (alias 'Tree condition')" or just the name when the alias adds nothing.

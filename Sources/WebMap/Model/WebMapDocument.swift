@@ -36,6 +36,7 @@ public struct WebMapDocument: Sendable {
             return nil
         }
         layers = []
+        layers.reserveCapacity((map["operationalLayers"]?.array?.count ?? 0) + (map["tables"]?.array?.count ?? 0))
         var order = 0
         for (index, node) in (map["operationalLayers"]?.array ?? []).enumerated() {
             appendLayer(node, pointer: mapPointer / "operationalLayers" / index, isTable: false, groups: [], order: &order)
