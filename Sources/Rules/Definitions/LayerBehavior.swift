@@ -92,11 +92,13 @@ public final class LayerBehavior: Sendable {
         guard isServiceBacked else { return [] }
         let caps = capabilities
         guard forNewRecord ? caps.canAdd : caps.canUpdate else { return [] }
-        return displayFields.compactMap { display in
-            guard display.fieldInfo.isEditable, let field = display.field, field.editable else { return nil }
+        var result: [EditableField] = []
+        for display in displayFields {
+            guard display.fieldInfo.isEditable, let field = display.field, field.editable else { continue }
             let editor = EditorKind(field: field, fieldInfo: display.fieldInfo)
-            return editor.isEditable ? EditableField(display: display, field: field, editor: editor) : nil
+            if editor.isEditable { result.append(EditableField(display: display, field: field, editor: editor)) }
         }
+        return result
     }
 
     /// Whether a user may add features to this layer from the map, and if not, every condition that fails.

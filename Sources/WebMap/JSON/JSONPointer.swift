@@ -23,6 +23,21 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible, Comparab
 
     public func appending(_ index: Int) -> JSONPointer { appending(String(index)) }
 
+    /// The pointer with `key` and then `index` appended ("/fieldInfos/3"), made with one allocation rather
+    /// than one per token: views build such pointers for every entry of every list they read.
+    public func appending(_ key: String, _ index: Int) -> JSONPointer {
+        appending(components: key, String(index))
+    }
+
+    /// The pointer with each of `components` appended, in order, made with one allocation.
+    public func appending(components: String...) -> JSONPointer {
+        var result: [String] = []
+        result.reserveCapacity(tokens.count + components.count)
+        result.append(contentsOf: tokens)
+        result.append(contentsOf: components)
+        return JSONPointer(result)
+    }
+
     public static func / (lhs: JSONPointer, rhs: String) -> JSONPointer { lhs.appending(rhs) }
     public static func / (lhs: JSONPointer, rhs: Int) -> JSONPointer { lhs.appending(rhs) }
 

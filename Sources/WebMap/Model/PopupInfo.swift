@@ -8,21 +8,18 @@ public final class PopupInfo: Sendable {
         self.node = node
         self.pointer = pointer
         // Read once: every pop-up rule walks these lists.
-        let fieldInfosPointer = pointer / "fieldInfos"
         var fieldInfos: [PopupFieldInfo] = []
         if let entries = node["fieldInfos"]?.array {
             fieldInfos.reserveCapacity(entries.count)
             for (index, entry) in entries.enumerated() where entry.object != nil {
-                fieldInfos.append(PopupFieldInfo(node: entry, list: fieldInfosPointer, index: index, position: fieldInfos.count))
+                fieldInfos.append(PopupFieldInfo(node: entry, popup: pointer, index: index, position: fieldInfos.count))
             }
         }
         self.fieldInfos = fieldInfos
-        // Entries keep their list's pointer and their index: their own pointer is built only when a
+        // Entries keep the pop-up's pointer and their index: their own pointer is built only when a
         // diagnostic names it.
-        let elementsPointer = pointer / "popupElements"
-        popupElements = Self.objects(in: node["popupElements"]) { PopupElement(node: $1, list: elementsPointer, index: $0) }
-        let expressionsPointer = pointer / "expressionInfos"
-        expressionInfos = Self.objects(in: node["expressionInfos"]) { ExpressionInfo(node: $1, list: expressionsPointer, index: $0) }
+        popupElements = Self.objects(in: node["popupElements"]) { PopupElement(node: $1, popup: pointer, index: $0) }
+        expressionInfos = Self.objects(in: node["expressionInfos"]) { ExpressionInfo(node: $1, popup: pointer, index: $0) }
     }
 
     /// The object entries of the array `list` (when it is one), made into views with their index.
@@ -54,9 +51,9 @@ public final class PopupFieldInfo: Sendable {
     // A class: the pop-up rules and every layer's display fields pass entries around, and a struct copy
     // would retain each of its parts.
     public let node: JSONNode
-    /// The pointer of the `fieldInfos` list and the entry's index in it (the entry's own pointer is built
-    /// only when a diagnostic needs it).
-    private let list: JSONPointer
+    /// The pointer of the pop-up and the entry's index in its `fieldInfos` (the entry's own pointer is built
+    /// only when a diagnostic needs it); for an entry made on its own, its pointer and -1.
+    private let popup: JSONPointer
     private let index: Int
     /// The entry's position in its `PopupInfo.fieldInfos` (which leaves out entries that are not objects), or
     /// -1 for an entry made on its own: lets a layer keep one value per entry in an array beside that list.
@@ -70,15 +67,15 @@ public final class PopupFieldInfo: Sendable {
     /// True for a `relationships/...` entry.
     public let isRelationshipField: Bool
 
-    public var pointer: JSONPointer { index < 0 ? list : list / index }
+    public var pointer: JSONPointer { index < 0 ? popup : popup.appending("fieldInfos", index) }
 
     public convenience init(node: JSONNode, pointer: JSONPointer) {
-        self.init(node: node, list: pointer, index: -1, position: -1)
+        self.init(node: node, popup: pointer, index: -1, position: -1)
     }
 
-    init(node: JSONNode, list: JSONPointer, index: Int, position: Int) {
+    init(node: JSONNode, popup: JSONPointer, index: Int, position: Int) {
         self.node = node
-        self.list = list
+        self.popup = popup
         self.index = index
         self.position = position
         // One pass over the members instead of a look-up per key (the last of a repeated key wins, as in
@@ -114,31 +111,33 @@ public final class PopupFieldInfo: Sendable {
 
 public struct PopupElement: Sendable {
     public let node: JSONNode
-    private let list: JSONPointer
+    /// The pop-up's pointer and the index in its `popupElements`.
+    private let popup: JSONPointer
     private let index: Int
 
-    init(node: JSONNode, list: JSONPointer, index: Int) {
+    init(node: JSONNode, popup: JSONPointer, index: Int) {
         self.node = node
-        self.list = list
+        self.popup = popup
         self.index = index
     }
 
-    public var pointer: JSONPointer { list / index }
+    public var pointer: JSONPointer { popup.appending("popupElements", index) }
     /// `fields`, `text`, `media`, `attachments`, `relationship`, `expression`...
     public var type: String? { node["type"]?.string }
 }
 
 public struct ExpressionInfo: Sendable {
     public let node: JSONNode
-    private let list: JSONPointer
+    /// The pop-up's pointer and the index in its `expressionInfos`.
+    private let popup: JSONPointer
     private let index: Int
 
-    init(node: JSONNode, list: JSONPointer, index: Int) {
+    init(node: JSONNode, popup: JSONPointer, index: Int) {
         self.node = node
-        self.list = list
+        self.popup = popup
         self.index = index
     }
 
-    public var pointer: JSONPointer { list / index }
+    public var pointer: JSONPointer { popup.appending("expressionInfos", index) }
     public var name: String? { node["name"]?.string }
 }

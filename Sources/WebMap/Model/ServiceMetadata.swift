@@ -87,9 +87,11 @@ public enum Domain: Sendable {
         let name = node["name"]?.string
         switch node["type"]?.string {
         case "codedValue":
-            let values = (node["codedValues"]?.array ?? []).compactMap { entry -> CodedValue? in
-                guard let code = entry["code"] else { return nil }
-                return CodedValue(name: entry["name"]?.string ?? "", code: code)
+            let entries = node["codedValues"]?.array ?? []
+            var values: [CodedValue] = []
+            values.reserveCapacity(entries.count)
+            for entry in entries {
+                if let code = entry["code"] { values.append(CodedValue(name: entry["name"]?.string ?? "", code: code)) }
             }
             self = .codedValue(name: name, values: values)
         case "range":
@@ -324,8 +326,9 @@ public final class LayerMetadata: Sendable {
     /// True when `field` is maintained by the service: the object id, the global id, or editor tracking.
     public func isSystemMaintained(_ field: FieldDefinition) -> Bool {
         if field.type == .oid || field.type == .globalID { return true }
-        let names = [objectIdField, globalIdField].compactMap { $0 } + (editFieldsInfo?.fieldNames ?? [])
-        return names.contains { $0.equalsIgnoringCase(field.name) }
+        let names = [objectIdField, globalIdField, editFieldsInfo?.creationDateField, editFieldsInfo?.creatorField,
+                     editFieldsInfo?.editDateField, editFieldsInfo?.editorField]
+        return names.contains { $0?.equalsIgnoringCase(field.name) == true }
     }
 
     /// Applies the web map's `layerDefinition` overrides (capabilities, scales) to the service's metadata.

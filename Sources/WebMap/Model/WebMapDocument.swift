@@ -39,10 +39,10 @@ public struct WebMapDocument: Sendable {
         layers.reserveCapacity((map["operationalLayers"]?.array?.count ?? 0) + (map["tables"]?.array?.count ?? 0))
         var order = 0
         for (index, node) in (map["operationalLayers"]?.array ?? []).enumerated() {
-            appendLayer(node, pointer: mapPointer / "operationalLayers" / index, isTable: false, groups: [], order: &order)
+            appendLayer(node, pointer: mapPointer.appending("operationalLayers", index), isTable: false, groups: [], order: &order)
         }
         for (index, node) in (map["tables"]?.array ?? []).enumerated() {
-            appendLayer(node, pointer: mapPointer / "tables" / index, isTable: true, groups: [], order: &order)
+            appendLayer(node, pointer: mapPointer.appending("tables", index), isTable: true, groups: [], order: &order)
         }
     }
 
@@ -53,7 +53,7 @@ public struct WebMapDocument: Sendable {
         layers.append(layer)
         if layer.layerType == "GroupLayer" {
             for (index, child) in (node["layers"]?.array ?? []).enumerated() {
-                appendLayer(child, pointer: pointer / "layers" / index, isTable: false,
+                appendLayer(child, pointer: pointer.appending("layers", index), isTable: false,
                             groups: groups + [layer.title ?? layer.id ?? "group"], order: &order)
             }
         }
@@ -183,14 +183,16 @@ public final class MapLayer: Sendable {
     public var popupInfo: PopupInfo? {
         if isStandalonePopup { return PopupInfo(node: node, pointer: pointer) }
         if let popup = node["popupInfo"], popup.object != nil { return PopupInfo(node: popup, pointer: pointer / "popupInfo") }
-        if let (index, sub) = featureCollectionLayers.first, let popup = sub["popupInfo"], popup.object != nil {
-            return PopupInfo(node: popup, pointer: pointer / "featureCollection" / "layers" / index / "popupInfo")
+        if let (index, sub) = firstFeatureCollectionLayer, let popup = sub["popupInfo"], popup.object != nil {
+            return PopupInfo(node: popup, pointer: pointer.appending(components: "featureCollection", "layers", String(index), "popupInfo"))
         }
         return nil
     }
 
-    /// Layers of an inline `featureCollection`, with their index.
-    public var featureCollectionLayers: [(Int, JSONNode)] {
-        (node["featureCollection"]?["layers"]?.array ?? []).enumerated().filter { $0.element.object != nil }.map { ($0.offset, $0.element) }
+    /// The first object of the `layers` of an inline `featureCollection`, with its index: the layer the app
+    /// shows (its pop-up and layer definition are the layer's).
+    public var firstFeatureCollectionLayer: (Int, JSONNode)? {
+        guard let layers = node["featureCollection"]?["layers"]?.array else { return nil }
+        return layers.indices.first { layers[$0].object != nil }.map { ($0, layers[$0]) }
     }
 }

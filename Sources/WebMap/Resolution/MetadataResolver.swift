@@ -32,7 +32,7 @@ public struct MetadataResolver: Sendable {
     /// `urlOverride` is the layer's URL after template substitution, when it differs.
     public func resolve(_ layer: MapLayer, url urlOverride: String? = nil) -> ResolvedMetadata? {
         guard layer.isFeatureLayerKind else { return nil }
-        if let (_, sub) = layer.featureCollectionLayers.first, let definition = sub["layerDefinition"], definition.object != nil {
+        if let (_, sub) = layer.firstFeatureCollectionLayer, let definition = sub["layerDefinition"], definition.object != nil {
             return ResolvedMetadata(metadata: LayerMetadata(definition), source: .inline, serviceRoot: nil)
         }
         guard let url = urlOverride ?? layer.url else { return nil }
