@@ -75,13 +75,3 @@ import WebMap
         if case .codedValue(_, let values)? = layer.field(named: "Kind")?.domain { #expect(values.count == 1) } else { Issue.record("no domain") }
     }
 }
-
-@Suite struct SourceTextTests {
-    @Test func findsDoubleOpeningBraces() {
-        #expect(SourceText(string: #"{"a": "{{ x }}"}"#).containsDoubleOpeningBrace)
-        #expect(!SourceText(string: #"{"a": "{x} {y}"}"#).containsDoubleOpeningBrace)
-        #expect(!SourceText(string: "{").containsDoubleOpeningBrace)
-        #expect(SourceText(string: "{{").containsDoubleOpeningBrace)
-        #expect(!SourceText(string: "").containsDoubleOpeningBrace)
-    }
-}

@@ -52,9 +52,8 @@ public final class LayerBehavior: Sendable {
     /// the layer does not have, and when the metadata is unknown. Looked up once per entry, when the layer's
     /// behaviour is made: every pop-up rule asks.
     public func field(of info: PopupFieldInfo) -> FieldDefinition? {
-        let position = info.position
-        if position >= 0, position < fieldsOfFieldInfos.count, popup?.fieldInfos[position] === info {
-            return fieldsOfFieldInfos[position]
+        if let popup, info.isEntry(of: popup.fieldInfos), info.position < fieldsOfFieldInfos.count {
+            return fieldsOfFieldInfos[info.position]
         }
         return Self.field(of: info, in: table)
     }

@@ -38,6 +38,8 @@ public enum MapBadLayerURLRule: MapRule {
         for behavior in context.behavior.layers {
             let layer = behavior.layer
             guard layer.isFeatureLayerKind, !layer.isGroup, !layer.isStandalonePopup, !layer.hasFeatureCollection else { continue }
+            // Most layers have a good URL: the messages are made only for the others.
+            if let url = layer.url, layer.serviceLayer != nil || TemplatePlaceholders.contains(url) { continue }
             let name = layer.kindAndName
             let fix = "Set it to the layer's full URL, such as https://host/arcgis/rest/services/NAME/FeatureServer/0."
             guard let url = layer.url else {
@@ -53,7 +55,6 @@ public enum MapBadLayerURLRule: MapRule {
                 }
                 continue
             }
-            if layer.serviceLayer != nil || TemplatePlaceholders.contains(url) { continue }
             context.report(self, pointer: layer.pointer / "url", message:
                 "\(name) has the URL '\(url)', which \(reason(url)): the app cannot load the \(layer.isTable ? "table" : "layer"). \(fix)",
                 layer: behavior)

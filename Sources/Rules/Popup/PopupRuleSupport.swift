@@ -6,14 +6,9 @@ import WebMap
 
 /// A pop-up the app can show: that of a feature layer or table (service-backed or inline) that has a
 /// `popupInfo`, whether or not the pop-up is enabled (a disabled pop-up is still authored content).
-final class PopupSubject {
+struct PopupSubject {
     let layer: LayerBehavior
     let popup: PopupInfo
-
-    init(layer: LayerBehavior, popup: PopupInfo) {
-        self.layer = layer
-        self.popup = popup
-    }
 
     /// "layer 'Trees' (id Trees_1234)" or "table 'Inspections' (id Inspections_1)".
     var name: String { (layer.layer.isTable ? "table " : "layer ") + layer.layer.displayName }
@@ -37,11 +32,11 @@ extension PopupSubject {
 
 /// The `{name}` placeholders of pop-up text (titles, descriptions).
 enum PopupPlaceholders {
-    /// The names inside single braces, in order, trimmed of spaces. `{{ name }}` template placeholders (left
-    /// when no variable resolves them) are not pop-up placeholders and are skipped. Read as UTF-8 bytes (the
-    /// braces are ASCII): titles and descriptions of every pop-up of every map pass through here.
-    static func names(in text: String) -> [String] {
-        var names: [String] = []
+    /// Calls `body` with each name inside single braces, in order, trimmed of spaces. `{{ name }}` template
+    /// placeholders (left when no variable resolves them) are not pop-up placeholders and are skipped. Read as
+    /// UTF-8 bytes (the braces are ASCII) and handed out one by one: titles and descriptions of every pop-up of
+    /// every map pass through here.
+    static func forEachName(in text: String, _ body: (String) -> Void) {
         var copy = text
         copy.withUTF8 { bytes in
             let open = UInt8(ascii: "{")
@@ -63,11 +58,10 @@ enum PopupPlaceholders {
                     continue
                 }
                 let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[inner..<end]), as: UTF8.self).trimmingSpaces()
-                if !name.isEmpty { names.append(name) }
+                if !name.isEmpty { body(name) }
                 i = end + 1
             }
         }
-        return names
     }
 
     /// The name after `expression/`, for an expression placeholder.
@@ -80,7 +74,7 @@ enum PopupPlaceholders {
 /// metadata is known, with the one problem that explains it best (or none). Each flag gets at most one of the
 /// popup/editable-* diagnostics, the most specific first: the field's type can never be edited, the service
 /// forbids editing it, the pop-up hides it, the layer allows no editing.
-final class EditableFlag {
+struct EditableFlag {
     enum Problem {
         /// Geometry, Raster, XML or Blob: `popup/editable-unsupported-type`.
         case unsupportedType
@@ -98,13 +92,6 @@ final class EditableFlag {
     let info: PopupFieldInfo
     let field: FieldDefinition
     let editor: EditorKind
-
-    init(subject: PopupSubject, info: PopupFieldInfo, field: FieldDefinition, editor: EditorKind) {
-        self.subject = subject
-        self.info = info
-        self.field = field
-        self.editor = editor
-    }
 
     /// Where every popup/editable-* rule reports: the `isEditable` value.
     var pointer: JSONPointer { info.pointer / "isEditable" }

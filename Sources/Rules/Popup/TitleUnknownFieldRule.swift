@@ -29,9 +29,9 @@ public enum TitleUnknownFieldRule: MapRule {
         for subject in PopupSubject.all(in: context) {
             guard let table = subject.layer.table, let title = subject.popup.title else { continue }
             var seen: Set<String> = []
-            for name in PopupPlaceholders.names(in: title) {
+            PopupPlaceholders.forEachName(in: title) { name in
                 guard PopupPlaceholders.expressionName(name) == nil, !name.hasPrefix("relationships/"),
-                      table.field(named: name) == nil, seen.insert(name).inserted else { continue }
+                      table.field(named: name) == nil, seen.insert(name).inserted else { return }
                 let byAlias = table.fields.first { $0.alias?.caseInsensitiveCompare(name) == .orderedSame }
                 let suggestion = byAlias?.name ?? Suggestions.closest(to: name, in: table.fields.map(\.name))
                 context.report(self, pointer: subject.popup.pointer / "title", message:

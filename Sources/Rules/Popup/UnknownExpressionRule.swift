@@ -29,10 +29,9 @@ public enum UnknownExpressionRule: MapRule {
     public static func check(_ context: MapContext) {
         for subject in PopupSubject.all(in: context) {
             let popup = subject.popup
-            let defined = popup.expressionInfos.compactMap(\.name)
             func check(_ name: String, pointer: JSONPointer, where place: String) {
-                guard !defined.contains(name) else { return }
-                let suggestion = Suggestions.closest(to: name, in: defined)
+                guard !popup.expressionInfos.contains(where: { $0.name == name }) else { return }
+                let suggestion = Suggestions.closest(to: name, in: popup.expressionInfos.compactMap(\.name))
                 context.report(self, pointer: pointer, message:
                     "Pop-up of \(subject.name) uses expression '\(name)' in \(place), but its `expressionInfos` "
                     + "define no expression of that name, so the app shows nothing for it."
@@ -43,14 +42,17 @@ public enum UnknownExpressionRule: MapRule {
             for info in popup.fieldInfos {
                 if let name = info.expressionName { check(name, pointer: info.pointer / "fieldName", where: "its `fieldInfos`") }
             }
-            for (key, text) in [("title", popup.title), ("description", popup.description)] {
-                guard let text else { continue }
+            for key in textKeys {
+                guard let text = popup.node[key]?.string else { continue }
                 var seen: Set<String> = []
-                for placeholder in PopupPlaceholders.names(in: text) {
-                    guard let name = PopupPlaceholders.expressionName(placeholder), seen.insert(name).inserted else { continue }
+                PopupPlaceholders.forEachName(in: text) { placeholder in
+                    guard let name = PopupPlaceholders.expressionName(placeholder), seen.insert(name).inserted else { return }
                     check(name, pointer: popup.pointer / key, where: "its \(key)")
                 }
             }
         }
     }
+
+    /// The pop-up texts whose `{expression/x}` placeholders are checked.
+    private static let textKeys = ["title", "description"]
 }

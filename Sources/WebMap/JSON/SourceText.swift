@@ -27,6 +27,10 @@ public final class SourceText: @unchecked Sendable {
     /// Offset of the first byte after a UTF-8 byte-order mark (0 when there is none).
     public let contentStart: Int
     private var lineStarts: [Int]?
+    /// Positions found by scanning from the start instead of through `lineStarts`: the first few of a file
+    /// are (most files with a finding have one or two, near the start); after that the index pays.
+    private var positionsScanned = 0
+    private static let positionsScannedBeforeIndexing = 4
     private let lock = NSLock()
 
     public init(bytes: [UInt8]) {
@@ -38,12 +42,14 @@ public final class SourceText: @unchecked Sendable {
     public var containsDoubleOpeningBrace: Bool {
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, buffer.count > 1 else { return false }
-            // memchr to each "{", then a look at the next byte.
+            // memchr to each "{", then a look at the next byte (a byte-by-byte or word-by-word scan of the
+            // whole file costs more: the bytes between braces are many).
             var offset = 0
             while offset < buffer.count - 1, let found = memchr(base + offset, 0x7B, buffer.count - 1 - offset) {
                 let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
                 if base[at + 1] == 0x7B { return true }
-                offset = at + 1
+                // The next byte is not "{": the search goes on after it.
+                offset = at + 2
             }
             return false
         }
@@ -73,6 +79,11 @@ public final class SourceText: @unchecked Sendable {
     /// The line and column of the byte at `offset` (clamped to the file).
     public func position(ofOffset offset: Int) -> SourcePosition {
         let offset = min(max(offset, contentStart), bytes.count)
+        lock.lock()
+        let scan = lineStarts == nil && positionsScanned < Self.positionsScannedBeforeIndexing
+        if scan { positionsScanned += 1 }
+        lock.unlock()
+        if scan { return scannedPosition(ofOffset: offset) }
         let starts = lineIndex()
         var low = 0, high = starts.count - 1
         while low < high {
@@ -84,6 +95,22 @@ public final class SourceText: @unchecked Sendable {
             Self.countContinuationBytes(buffer, from: lineStart, to: offset)
         }
         return SourcePosition(line: low + 1, column: offset - lineStart - continuations + 1)
+    }
+
+    /// The position of `offset` found by counting the newlines before it (memchr from one to the next).
+    private func scannedPosition(ofOffset offset: Int) -> SourcePosition {
+        bytes.withUnsafeBufferPointer { buffer in
+            var line = 1
+            var lineStart = contentStart
+            if let base = buffer.baseAddress {
+                while lineStart < offset, let found = memchr(base + lineStart, 0x0A, offset - lineStart) {
+                    line += 1
+                    lineStart = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+                }
+            }
+            let continuations = Self.countContinuationBytes(buffer, from: lineStart, to: offset)
+            return SourcePosition(line: line, column: offset - lineStart - continuations + 1)
+        }
     }
 
     /// How many UTF-8 continuation bytes (10xxxxxx) lie in `buffer[start..<end]`: the column is the byte

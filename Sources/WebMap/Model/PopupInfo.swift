@@ -8,14 +8,7 @@ public final class PopupInfo: Sendable {
         self.node = node
         self.pointer = pointer
         // Read once: every pop-up rule walks these lists.
-        var fieldInfos: [PopupFieldInfo] = []
-        if let entries = node["fieldInfos"]?.array {
-            fieldInfos.reserveCapacity(entries.count)
-            for (index, entry) in entries.enumerated() where entry.object != nil {
-                fieldInfos.append(PopupFieldInfo(node: entry, popup: pointer, index: index, position: fieldInfos.count))
-            }
-        }
-        self.fieldInfos = fieldInfos
+        fieldInfos = PopupFieldInfos(list: node["fieldInfos"], popupPointer: pointer)
         // Entries keep the pop-up's pointer and their index: their own pointer is built only when a
         // diagnostic names it.
         popupElements = Self.objects(in: node["popupElements"]) { PopupElement(node: $1, popup: pointer, index: $0) }
@@ -37,7 +30,7 @@ public final class PopupInfo: Sendable {
     public var showAttachments: Bool? { node["showAttachments"]?.bool }
     public var relatedRecordsInfo: JSONNode? { node["relatedRecordsInfo"] }
 
-    public let fieldInfos: [PopupFieldInfo]
+    public let fieldInfos: PopupFieldInfos
     public let popupElements: [PopupElement]
     public let expressionInfos: [ExpressionInfo]
 
@@ -47,55 +40,109 @@ public final class PopupInfo: Sendable {
     }
 }
 
-public final class PopupFieldInfo: Sendable {
-    // A class: the pop-up rules and every layer's display fields pass entries around, and a struct copy
-    // would retain each of its parts.
-    public let node: JSONNode
-    /// The pointer of the pop-up and the entry's index in its `fieldInfos` (the entry's own pointer is built
-    /// only when a diagnostic needs it); for an entry made on its own, its pointer and -1.
-    private let popup: JSONPointer
-    private let index: Int
-    /// The entry's position in its `PopupInfo.fieldInfos` (which leaves out entries that are not objects), or
-    /// -1 for an entry made on its own: lets a layer keep one value per entry in an array beside that list.
-    public let position: Int
-    /// Read once: every pop-up rule asks for these, several times per entry.
-    public let fieldName: String?
-    public let visible: Bool
-    public let isEditable: Bool
-    /// True for an `expression/NAME` entry.
-    public let isExpression: Bool
-    /// True for a `relationships/...` entry.
-    public let isRelationshipField: Bool
+/// The entries of a pop-up's `fieldInfos` that are objects, in order. Their values are read once into one
+/// list shared by all of them: a pop-up has dozens of entries, and an object for each would be as many
+/// allocations for every pop-up of every map.
+public struct PopupFieldInfos: RandomAccessCollection, Sendable {
+    let storage: PopupFieldInfoStorage
 
-    public var pointer: JSONPointer { index < 0 ? popup : popup.appending("fieldInfos", index) }
-
-    public convenience init(node: JSONNode, pointer: JSONPointer) {
-        self.init(node: node, popup: pointer, index: -1, position: -1)
-    }
-
-    init(node: JSONNode, popup: JSONPointer, index: Int, position: Int) {
-        self.node = node
-        self.popup = popup
-        self.index = index
-        self.position = position
-        // One pass over the members instead of a look-up per key (the last of a repeated key wins, as in
-        // `node[key]`); keys are told apart by length before they are compared.
-        var fieldName: String?
-        var visible = false
-        var isEditable = false
-        for member in node.object?.members ?? [] {
-            switch member.key.utf8.count {
-            case 9 where member.key == "fieldName": fieldName = member.value.string
-            case 7 where member.key == "visible": visible = member.value.bool ?? false
-            case 10 where member.key == "isEditable": isEditable = member.value.bool ?? false
-            default: break
+    init(list: JSONNode?, popupPointer: JSONPointer) {
+        var entries: [PopupFieldInfoStorage.Entry] = []
+        if let nodes = list?.array {
+            entries.reserveCapacity(nodes.count)
+            for (index, node) in nodes.enumerated() where node.object != nil {
+                entries.append(PopupFieldInfoStorage.Entry(node: node, index: index))
             }
         }
-        self.fieldName = fieldName
-        self.visible = visible
-        self.isEditable = isEditable
-        isExpression = fieldName?.hasASCIIPrefix("expression/") ?? false
-        isRelationshipField = fieldName?.hasASCIIPrefix("relationships/") ?? false
+        storage = PopupFieldInfoStorage(entries: entries, popupPointer: popupPointer)
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { storage.entries.count }
+    public subscript(position: Int) -> PopupFieldInfo { PopupFieldInfo(storage: storage, position: position) }
+}
+
+/// What the entries of one `fieldInfos` list share.
+final class PopupFieldInfoStorage: Sendable {
+    struct Entry: Sendable {
+        let node: JSONNode
+        /// The index in the JSON array (entries that are not objects are left out of the list).
+        let index: Int
+        let fieldName: String?
+        let visible: Bool
+        let isEditable: Bool
+        let isExpression: Bool
+        let isRelationshipField: Bool
+
+        init(node: JSONNode, index: Int) {
+            self.node = node
+            self.index = index
+            // One pass over the members instead of a look-up per key (the last of a repeated key wins, as in
+            // `node[key]`); keys are told apart by length before they are compared.
+            var fieldName: String?
+            var visible = false
+            var isEditable = false
+            for member in node.object?.members ?? [] {
+                switch member.key.utf8.count {
+                case 9 where member.key == "fieldName": fieldName = member.value.string
+                case 7 where member.key == "visible": visible = member.value.bool ?? false
+                case 10 where member.key == "isEditable": isEditable = member.value.bool ?? false
+                default: break
+                }
+            }
+            self.fieldName = fieldName
+            self.visible = visible
+            self.isEditable = isEditable
+            isExpression = fieldName?.hasASCIIPrefix("expression/") ?? false
+            isRelationshipField = fieldName?.hasASCIIPrefix("relationships/") ?? false
+        }
+    }
+
+    let entries: [Entry]
+    /// The pointer of the pop-up (an entry's own pointer is built only when a diagnostic needs it); for an
+    /// entry made on its own, that entry's pointer.
+    let popupPointer: JSONPointer
+
+    init(entries: [Entry], popupPointer: JSONPointer) {
+        self.entries = entries
+        self.popupPointer = popupPointer
+    }
+}
+
+/// One entry of a pop-up's `fieldInfos`: its position in `PopupInfo.fieldInfos` and the list it belongs to.
+public struct PopupFieldInfo: Sendable {
+    let storage: PopupFieldInfoStorage
+    /// The entry's position in its `PopupInfo.fieldInfos` (which leaves out entries that are not objects):
+    /// lets a layer keep one value per entry in an array beside that list.
+    public let position: Int
+
+    init(storage: PopupFieldInfoStorage, position: Int) {
+        self.storage = storage
+        self.position = position
+    }
+
+    /// An entry on its own (not read from a pop-up's list), found at `pointer`.
+    public init(node: JSONNode, pointer: JSONPointer) {
+        self.init(storage: PopupFieldInfoStorage(entries: [.init(node: node, index: -1)], popupPointer: pointer), position: 0)
+    }
+
+    private var entry: PopupFieldInfoStorage.Entry { storage.entries[position] }
+
+    /// True when this is the entry at `position` of `list` (rather than of another pop-up's list).
+    public func isEntry(of list: PopupFieldInfos) -> Bool { storage === list.storage }
+
+    public var node: JSONNode { entry.node }
+    public var fieldName: String? { entry.fieldName }
+    public var visible: Bool { entry.visible }
+    public var isEditable: Bool { entry.isEditable }
+    /// True for an `expression/NAME` entry.
+    public var isExpression: Bool { entry.isExpression }
+    /// True for a `relationships/...` entry.
+    public var isRelationshipField: Bool { entry.isRelationshipField }
+
+    public var pointer: JSONPointer {
+        let index = entry.index
+        return index < 0 ? storage.popupPointer : storage.popupPointer.appending("fieldInfos", index)
     }
 
     public var label: String? { node["label"]?.string }
