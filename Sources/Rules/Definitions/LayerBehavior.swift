@@ -92,6 +92,7 @@ public final class LayerBehavior: Sendable {
         let caps = capabilities
         guard forNewRecord ? caps.canAdd : caps.canUpdate else { return [] }
         var result: [EditableField] = []
+        result.reserveCapacity(displayFields.count)
         for display in displayFields {
             guard display.fieldInfo.isEditable, let field = display.field, field.editable else { continue }
             let editor = EditorKind(field: field, fieldInfo: display.fieldInfo)

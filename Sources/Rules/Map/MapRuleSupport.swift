@@ -17,14 +17,30 @@ extension WebMapDocument {
 struct LayerURLReference {
     /// The URL as the rules see it (after `{{ }}` substitution).
     var url: String
-    /// Pointer to the URL string.
-    var pointer: JSONPointer
+    /// The object holding the URL (a layer, or the basemap's `baseMapLayers`) and the member's key: the
+    /// pointer is built only when a diagnostic names it.
+    private var container: JSONPointer
+    private var key: String
     /// The operational layer or table; nil for a basemap layer.
     var layer: MapLayer?
     /// For a basemap layer, its title or id (nil when it has neither); unused for operational layers.
     var basemapTitle: String?
     /// Its index in `baseMapLayers` (for basemap layers).
     var basemapIndex: Int = 0
+
+    init(url: String, container: JSONPointer, key: String, layer: MapLayer?, basemapTitle: String? = nil, basemapIndex: Int = 0) {
+        self.url = url
+        self.container = container
+        self.key = key
+        self.layer = layer
+        self.basemapTitle = basemapTitle
+        self.basemapIndex = basemapIndex
+    }
+
+    /// Pointer to the URL string.
+    var pointer: JSONPointer {
+        layer == nil ? container.appending(components: String(basemapIndex), key) : container / key
+    }
 
     /// "layer 'Trees' (id Trees_1234)" or "basemap layer 'Topographic'" (built only for a diagnostic).
     var name: String {
@@ -38,22 +54,24 @@ struct LayerURLReference {
         context.shared([LayerURLReference].self) { find(in: context.document) }
     }
 
+    private static let urlKeys = ["url", "styleUrl"]
+
     private static func find(in document: WebMapDocument) -> [LayerURLReference] {
         guard !document.isPopupDefinitionFile else { return [] }
-        let keys = ["url", "styleUrl"]
         var found: [LayerURLReference] = []
+        found.reserveCapacity(document.layers.count)
         for layer in document.layers {
-            for key in keys {
+            for key in urlKeys {
                 guard let url = layer.node[key]?.string else { continue }
-                found.append(LayerURLReference(url: url, pointer: layer.pointer / key, layer: layer))
+                found.append(LayerURLReference(url: url, container: layer.pointer, key: key, layer: layer))
             }
         }
         let basemapPointer = document.mapPointer / "baseMap" / "baseMapLayers"
         for (index, node) in (document.map["baseMap"]?["baseMapLayers"]?.array ?? []).enumerated() {
             let title = node["title"]?.string ?? node["id"]?.string
-            for key in keys {
+            for key in urlKeys {
                 guard let url = node[key]?.string else { continue }
-                found.append(LayerURLReference(url: url, pointer: basemapPointer / index / key, layer: nil,
+                found.append(LayerURLReference(url: url, container: basemapPointer, key: key, layer: nil,
                                                basemapTitle: title, basemapIndex: index))
             }
         }

@@ -112,13 +112,13 @@ struct EditableFlag {
     }
 
     private static func compute(in context: MapContext) -> [EditableFlag] {
-        PopupSubject.all(in: context).flatMap { subject -> [EditableFlag] in
-            guard subject.layer.isServiceBacked, subject.layer.table != nil else { return [] }
-            return subject.popup.fieldInfos.compactMap { info in
-                guard info.isEditable, let field = subject.field(of: info) else { return nil }
-                return EditableFlag(subject: subject, info: info, field: field,
-                                    editor: EditorKind(field: field, fieldInfo: info))
+        var flags: [EditableFlag] = []
+        for subject in PopupSubject.all(in: context) where subject.layer.isServiceBacked && subject.layer.table != nil {
+            for info in subject.popup.fieldInfos where info.isEditable {
+                guard let field = subject.field(of: info) else { continue }
+                flags.append(EditableFlag(subject: subject, info: info, field: field, editor: EditorKind(field: field, fieldInfo: info)))
             }
         }
+        return flags
     }
 }
