@@ -41,7 +41,7 @@ import WebMap
     }
 
     @Test func doubleOpeningBracesAreFoundAtEveryAlignment() {
-        for length in 0..<20 {
+        for length in 0..<40 {
             let plain = [UInt8](repeating: UInt8(ascii: "x"), count: length)
             #expect(!SourceText(bytes: plain).containsDoubleOpeningBrace)
             for first in 0..<length {
