@@ -51,11 +51,19 @@ public final class LintContext {
     }
 }
 
-/// The context of a map rule: the lint context plus the map and what the app will do with it.
-public struct MapContext {
+/// The context of a map rule: the lint context plus the map and what the app will do with it. A class: it
+/// is handed to every rule of the catalogue for every file, and a struct copy would retain each part of the
+/// map and its behaviour every time.
+public final class MapContext {
     public let lint: LintContext
     public let document: WebMapDocument
     public let behavior: MapBehavior
+
+    init(lint: LintContext, document: WebMapDocument, behavior: MapBehavior) {
+        self.lint = lint
+        self.document = document
+        self.behavior = behavior
+    }
 
     /// A value several rules derive from the map, computed by the first rule that asks and shared with the
     /// others for this file (`T` identifies it: give each shared value its own type).

@@ -74,7 +74,9 @@ enum PopupPlaceholders {
 /// metadata is known, with the one problem that explains it best (or none). Each flag gets at most one of the
 /// popup/editable-* diagnostics, the most specific first: the field's type can never be edited, the service
 /// forbids editing it, the pop-up hides it, the layer allows no editing.
-struct EditableFlag {
+final class EditableFlag {
+    // A class: the five popup/editable-* rules each walk every flag of the map, and a struct copy would
+    // retain its four parts at every step.
     enum Problem {
         /// Geometry, Raster, XML or Blob: `popup/editable-unsupported-type`.
         case unsupportedType
@@ -92,16 +94,26 @@ struct EditableFlag {
     let info: PopupFieldInfo
     let field: FieldDefinition
     let editor: EditorKind
+    /// The one problem that explains the flag best (computed once: five rules ask).
+    let problem: Problem?
+
+    init(subject: PopupSubject, info: PopupFieldInfo, field: FieldDefinition, editor: EditorKind) {
+        self.subject = subject
+        self.info = info
+        self.field = field
+        self.editor = editor
+        problem = Self.problem(info: info, field: field, editor: editor, capabilities: subject.layer.capabilities)
+    }
 
     /// Where every popup/editable-* rule reports: the `isEditable` value.
     var pointer: JSONPointer { info.pointer / "isEditable" }
 
-    var problem: Problem? {
+    private static func problem(info: PopupFieldInfo, field: FieldDefinition, editor: EditorKind,
+                                capabilities caps: EditCapabilities) -> Problem? {
         if editor == .unsupported { return .unsupportedType }
         if editor == .readOnly { return .readOnlyType }
         if !field.editable { return .serviceReadOnly }
         if !info.visible { return .hidden }
-        let caps = subject.layer.capabilities
         if !caps.canUpdate && !caps.canAdd { return .readOnlyLayer }
         return nil
     }

@@ -126,22 +126,21 @@ public struct PopupFieldInfo: Sendable {
         self.init(storage: PopupFieldInfoStorage(entries: [.init(node: node, index: -1)], popupPointer: pointer), position: 0)
     }
 
-    private var entry: PopupFieldInfoStorage.Entry { storage.entries[position] }
 
     /// True when this is the entry at `position` of `list` (rather than of another pop-up's list).
     public func isEntry(of list: PopupFieldInfos) -> Bool { storage === list.storage }
 
-    public var node: JSONNode { entry.node }
-    public var fieldName: String? { entry.fieldName }
-    public var visible: Bool { entry.visible }
-    public var isEditable: Bool { entry.isEditable }
+    public var node: JSONNode { storage.entries[position].node }
+    public var fieldName: String? { storage.entries[position].fieldName }
+    public var visible: Bool { storage.entries[position].visible }
+    public var isEditable: Bool { storage.entries[position].isEditable }
     /// True for an `expression/NAME` entry.
-    public var isExpression: Bool { entry.isExpression }
+    public var isExpression: Bool { storage.entries[position].isExpression }
     /// True for a `relationships/...` entry.
-    public var isRelationshipField: Bool { entry.isRelationshipField }
+    public var isRelationshipField: Bool { storage.entries[position].isRelationshipField }
 
     public var pointer: JSONPointer {
-        let index = entry.index
+        let index = storage.entries[position].index
         return index < 0 ? storage.popupPointer : storage.popupPointer.appending("fieldInfos", index)
     }
 
