@@ -18,9 +18,9 @@ public final class LayerBehavior: Sendable {
         let table = resolved?.metadata
         self.table = table
         capabilities = table.map { EditCapabilities($0.capabilities) } ?? .none
-        let fields = Self.fields(of: popup, in: table)
-        fieldsOfFieldInfos = fields
-        displayFields = Self.displayFields(popup: popup, fields: fields, hasTable: table != nil)
+        let facts = Self.facts(of: popup, in: table)
+        fieldInfoFacts = facts
+        displayFields = Self.displayFields(popup: popup, facts: facts, table: table)
         addFeature = Self.addFeature(layer: layer, table: table, capabilities: capabilities,
                                      isPopupEnabled: popup != nil && !layer.disablePopup)
     }
@@ -44,42 +44,57 @@ public final class LayerBehavior: Sendable {
     /// visible field name counts (nothing can be checked against the service).
     public let displayFields: [DisplayField]
 
-    /// The service field each entry of `popup.fieldInfos` names, in the same order (see `field(of:)`).
-    private let fieldsOfFieldInfos: [FieldDefinition?]
+    /// What the rules ask of each entry of `popup.fieldInfos`, in the same order, as plain values found once
+    /// per entry: walking these retains nothing, where each entry read from the pop-up retains its list.
+    public let fieldInfoFacts: [FieldInfoFacts]
 
     /// The service field a `fieldInfos` entry of this layer's pop-up names (compared case-insensitively, a
     /// qualified name by its last part); nil for `expression/...` and `relationships/...` entries, for a name
     /// the layer does not have, and when the metadata is unknown. Looked up once per entry, when the layer's
     /// behaviour is made: every pop-up rule asks.
     public func field(of info: PopupFieldInfo) -> FieldDefinition? {
-        if let popup, info.isEntry(of: popup.fieldInfos), info.position < fieldsOfFieldInfos.count {
-            return fieldsOfFieldInfos[info.position]
+        if let popup, info.isEntry(of: popup.fieldInfos), info.position < fieldInfoFacts.count {
+            return field(at: info.position)
         }
-        return Self.field(of: info, in: table)
-    }
-
-    private static func field(of info: PopupFieldInfo, in table: LayerMetadata?) -> FieldDefinition? {
         guard let table, let name = info.fieldName, !info.isExpression, !info.isRelationshipField else { return nil }
         return table.field(named: name)
     }
 
-    private static func fields(of popup: PopupInfo?, in table: LayerMetadata?) -> [FieldDefinition?] {
-        guard let popup, let table else { return [] }
-        return popup.fieldInfos.map { field(of: $0, in: table) }
+    /// The service field of the entry at `position` of `popup.fieldInfos` (see `field(of:)`).
+    public func field(at position: Int) -> FieldDefinition? {
+        let index = fieldInfoFacts[position].fieldIndex
+        guard index >= 0, let table else { return nil }
+        return table.fields[index]
     }
 
-    private static func displayFields(popup: PopupInfo?, fields: [FieldDefinition?], hasTable: Bool) -> [DisplayField] {
+    private static func facts(of popup: PopupInfo?, in table: LayerMetadata?) -> [FieldInfoFacts] {
+        guard let popup else { return [] }
+        var facts: [FieldInfoFacts] = []
+        facts.reserveCapacity(popup.fieldInfos.count)
+        for info in popup.fieldInfos {
+            var fieldIndex = -1
+            if let table, let name = info.fieldName, !info.isExpression, !info.isRelationshipField {
+                fieldIndex = table.indexOfField(named: name) ?? -1
+            }
+            facts.append(FieldInfoFacts(fieldIndex: fieldIndex, hasFieldName: info.fieldName != nil, isVisible: info.visible,
+                                        isEditable: info.isEditable, isExpression: info.isExpression,
+                                        isRelationshipField: info.isRelationshipField))
+        }
+        return facts
+    }
+
+    private static func displayFields(popup: PopupInfo?, facts: [FieldInfoFacts], table: LayerMetadata?) -> [DisplayField] {
         guard let popup else { return [] }
         var result: [DisplayField] = []
-        result.reserveCapacity(popup.fieldInfos.count)
-        for (position, info) in popup.fieldInfos.enumerated() {
-            guard info.visible, info.fieldName != nil, !info.isRelationshipField else { continue }
-            if let expression = info.expressionName {
-                result.append(DisplayField(fieldInfo: info, field: nil, expressionName: expression))
-            } else if !hasTable {
+        result.reserveCapacity(facts.count)
+        for (position, fact) in facts.enumerated() where fact.isVisible && fact.hasFieldName && !fact.isRelationshipField {
+            let info = popup.fieldInfos[position]
+            if fact.isExpression {
+                result.append(DisplayField(fieldInfo: info, field: nil, expressionName: info.expressionName))
+            } else if let table {
+                if fact.fieldIndex >= 0 { result.append(DisplayField(fieldInfo: info, field: table.fields[fact.fieldIndex], expressionName: nil)) }
+            } else {
                 result.append(DisplayField(fieldInfo: info, field: nil, expressionName: nil))
-            } else if let field = fields[position] {
-                result.append(DisplayField(fieldInfo: info, field: field, expressionName: nil))
             }
         }
         return result

@@ -25,13 +25,15 @@ public enum DuplicateFieldRule: MapRule {
     public static func check(_ context: MapContext) {
         for subject in PopupSubject.all(in: context) {
             let infos = subject.popup.fieldInfos
+            let facts = subject.layer.fieldInfoFacts
             var seen = SeenEntries(expectedCount: infos.count)
-            for (index, info) in infos.enumerated() {
-                guard let name = info.fieldName else { continue }
+            for (index, fact) in facts.enumerated() where fact.hasFieldName {
                 // A qualified name ("Trees.Address") is the same field as its short name.
-                let field = subject.field(of: info)
-                let key = field.map { EntryKey.field(ObjectIdentifier($0)) } ?? .name(name.lowercasedCheaply())
+                let key = fact.fieldIndex >= 0 ? EntryKey.field(fact.fieldIndex) : .name((infos[index].fieldName ?? "").lowercasedCheaply())
                 guard let earlierIndex = seen.firstIndex(of: key, orRemember: index) else { continue }
+                let info = infos[index]
+                let name = info.fieldName ?? ""
+                let field = subject.layer.field(at: index)
                 let earlier = infos[earlierIndex]
                 let fieldName = field?.displayName ?? "'\(name)'"
                 context.report(self, pointer: info.pointer / "fieldName", message:
@@ -42,9 +44,10 @@ public enum DuplicateFieldRule: MapRule {
         }
     }
 
-    /// What makes two entries the same: the service field they resolve to, else the name in lower case.
+    /// What makes two entries the same: the service field they resolve to (its index), else the name in
+    /// lower case.
     private enum EntryKey: Hashable {
-        case field(ObjectIdentifier)
+        case field(Int)
         case name(String)
     }
 

@@ -12,10 +12,6 @@ struct PopupSubject {
 
     /// "layer 'Trees' (id Trees_1234)" or "table 'Inspections' (id Inspections_1)".
     var name: String { (layer.layer.isTable ? "table " : "layer ") + layer.layer.displayName }
-
-    /// The service field a `fieldInfos` entry names, when the metadata is known and the name is a field's
-    /// (not an `expression/...` or `relationships/...` entry).
-    func field(of info: PopupFieldInfo) -> FieldDefinition? { layer.field(of: info) }
 }
 
 extension PopupSubject {
@@ -126,8 +122,9 @@ final class EditableFlag {
     private static func compute(in context: MapContext) -> [EditableFlag] {
         var flags: [EditableFlag] = []
         for subject in PopupSubject.all(in: context) where subject.layer.isServiceBacked && subject.layer.table != nil {
-            for info in subject.popup.fieldInfos where info.isEditable {
-                guard let field = subject.field(of: info) else { continue }
+            for (position, facts) in subject.layer.fieldInfoFacts.enumerated() where facts.isEditable && facts.fieldIndex >= 0 {
+                guard let field = subject.layer.field(at: position) else { continue }
+                let info = subject.popup.fieldInfos[position]
                 flags.append(EditableFlag(subject: subject, info: info, field: field, editor: EditorKind(field: field, fieldInfo: info)))
             }
         }

@@ -39,7 +39,8 @@ public enum UnknownExpressionRule: MapRule {
                         ?? " Add an `expressionInfos` entry named '\(name)' or correct the reference."),
                     layer: subject.layer)
             }
-            for info in popup.fieldInfos {
+            for (position, facts) in subject.layer.fieldInfoFacts.enumerated() where facts.isExpression {
+                let info = popup.fieldInfos[position]
                 if let name = info.expressionName { check(name, pointer: info.pointer / "fieldName", where: "its `fieldInfos`") }
             }
             for key in textKeys {

@@ -27,9 +27,9 @@ public enum UnknownFieldRule: MapRule {
     public static func check(_ context: MapContext) {
         for layer in context.behavior.layers {
             guard let table = layer.table, let popup = layer.popup else { continue }
-            for info in popup.fieldInfos {
-                guard let name = info.fieldName, !info.isExpression, !info.isRelationshipField,
-                      layer.field(of: info) == nil else { continue }
+            for (position, facts) in layer.fieldInfoFacts.enumerated() where facts.namesAField && facts.fieldIndex < 0 {
+                let info = popup.fieldInfos[position]
+                guard let name = info.fieldName else { continue }
                 let suggestion = Suggestions.closest(to: name, in: table.fields.map(\.name))
                 context.report(self, pointer: info.pointer / "fieldName", message:
                     "Pop-up of layer \(layer.layer.displayName) lists field '\(name)', which the layer does not have."

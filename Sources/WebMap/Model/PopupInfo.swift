@@ -44,7 +44,9 @@ public final class PopupInfo: Sendable {
 /// list shared by all of them: a pop-up has dozens of entries, and an object for each would be as many
 /// allocations for every pop-up of every map.
 public struct PopupFieldInfos: RandomAccessCollection, Sendable {
-    let storage: PopupFieldInfoStorage
+    // The accessors are inlinable (and the storage visible to them) so that rules walking the entries in
+    // other modules read them in place, without retaining the shared list at every step.
+    @usableFromInline let storage: PopupFieldInfoStorage
 
     init(list: JSONNode?, popupPointer: JSONPointer) {
         var entries: [PopupFieldInfoStorage.Entry] = []
@@ -57,22 +59,23 @@ public struct PopupFieldInfos: RandomAccessCollection, Sendable {
         storage = PopupFieldInfoStorage(entries: entries, popupPointer: popupPointer)
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { storage.entries.count }
-    public subscript(position: Int) -> PopupFieldInfo { PopupFieldInfo(storage: storage, position: position) }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { storage.entries.count }
+    @inlinable public subscript(position: Int) -> PopupFieldInfo { PopupFieldInfo(storage: storage, position: position) }
 }
 
 /// What the entries of one `fieldInfos` list share.
-final class PopupFieldInfoStorage: Sendable {
-    struct Entry: Sendable {
-        let node: JSONNode
+@usableFromInline final class PopupFieldInfoStorage: Sendable {
+    @usableFromInline struct Entry: Sendable {
+        @usableFromInline let node: JSONNode
         /// The index in the JSON array (entries that are not objects are left out of the list).
-        let index: Int
-        let fieldName: String?
-        let visible: Bool
-        let isEditable: Bool
-        let isExpression: Bool
-        let isRelationshipField: Bool
+        @usableFromInline let index: Int
+        @usableFromInline let fieldName: String?
+        @usableFromInline let label: String?
+        @usableFromInline let visible: Bool
+        @usableFromInline let isEditable: Bool
+        @usableFromInline let isExpression: Bool
+        @usableFromInline let isRelationshipField: Bool
 
         init(node: JSONNode, index: Int) {
             self.node = node
@@ -80,17 +83,20 @@ final class PopupFieldInfoStorage: Sendable {
             // One pass over the members instead of a look-up per key (the last of a repeated key wins, as in
             // `node[key]`); keys are told apart by length before they are compared.
             var fieldName: String?
+            var label: String?
             var visible = false
             var isEditable = false
             for member in node.object?.members ?? [] {
                 switch member.key.utf8.count {
                 case 9 where member.key == "fieldName": fieldName = member.value.string
+                case 5 where member.key == "label": label = member.value.string
                 case 7 where member.key == "visible": visible = member.value.bool ?? false
                 case 10 where member.key == "isEditable": isEditable = member.value.bool ?? false
                 default: break
                 }
             }
             self.fieldName = fieldName
+            self.label = label
             self.visible = visible
             self.isEditable = isEditable
             isExpression = fieldName?.hasASCIIPrefix("expression/") ?? false
@@ -98,7 +104,7 @@ final class PopupFieldInfoStorage: Sendable {
         }
     }
 
-    let entries: [Entry]
+    @usableFromInline let entries: [Entry]
     /// The pointer of the pop-up (an entry's own pointer is built only when a diagnostic needs it); for an
     /// entry made on its own, that entry's pointer.
     let popupPointer: JSONPointer
@@ -111,12 +117,12 @@ final class PopupFieldInfoStorage: Sendable {
 
 /// One entry of a pop-up's `fieldInfos`: its position in `PopupInfo.fieldInfos` and the list it belongs to.
 public struct PopupFieldInfo: Sendable {
-    let storage: PopupFieldInfoStorage
+    @usableFromInline let storage: PopupFieldInfoStorage
     /// The entry's position in its `PopupInfo.fieldInfos` (which leaves out entries that are not objects):
     /// lets a layer keep one value per entry in an array beside that list.
     public let position: Int
 
-    init(storage: PopupFieldInfoStorage, position: Int) {
+    @inlinable init(storage: PopupFieldInfoStorage, position: Int) {
         self.storage = storage
         self.position = position
     }
@@ -126,25 +132,24 @@ public struct PopupFieldInfo: Sendable {
         self.init(storage: PopupFieldInfoStorage(entries: [.init(node: node, index: -1)], popupPointer: pointer), position: 0)
     }
 
-
     /// True when this is the entry at `position` of `list` (rather than of another pop-up's list).
-    public func isEntry(of list: PopupFieldInfos) -> Bool { storage === list.storage }
+    @inlinable public func isEntry(of list: PopupFieldInfos) -> Bool { storage === list.storage }
 
-    public var node: JSONNode { storage.entries[position].node }
-    public var fieldName: String? { storage.entries[position].fieldName }
-    public var visible: Bool { storage.entries[position].visible }
-    public var isEditable: Bool { storage.entries[position].isEditable }
+    @inlinable public var node: JSONNode { storage.entries[position].node }
+    @inlinable public var fieldName: String? { storage.entries[position].fieldName }
+    @inlinable public var visible: Bool { storage.entries[position].visible }
+    @inlinable public var isEditable: Bool { storage.entries[position].isEditable }
     /// True for an `expression/NAME` entry.
-    public var isExpression: Bool { storage.entries[position].isExpression }
+    @inlinable public var isExpression: Bool { storage.entries[position].isExpression }
     /// True for a `relationships/...` entry.
-    public var isRelationshipField: Bool { storage.entries[position].isRelationshipField }
+    @inlinable public var isRelationshipField: Bool { storage.entries[position].isRelationshipField }
 
     public var pointer: JSONPointer {
         let index = storage.entries[position].index
         return index < 0 ? storage.popupPointer : storage.popupPointer.appending("fieldInfos", index)
     }
 
-    public var label: String? { node["label"]?.string }
+    @inlinable public var label: String? { storage.entries[position].label }
     /// `textbox`, `textarea` or `richtext`.
     public var stringFieldOption: String? { node["stringFieldOption"]?.string }
 

@@ -308,10 +308,15 @@ public final class LayerMetadata: Sendable {
     /// The field named `name`, compared case-insensitively as the services do (the first of fields whose
     /// names differ only in case).
     public func field(named name: String) -> FieldDefinition? {
-        if let index = position(ofField: name) { return fields[index] }
+        indexOfField(named: name).map { fields[$0] }
+    }
+
+    /// The index in `fields` of the field `field(named:)` finds.
+    public func indexOfField(named name: String) -> Int? {
+        if let index = position(ofField: name) { return index }
         // A qualified name ("owner.table.Field") names the field after its last period.
         guard let last = name.split(separator: ".").last, last.count < name.count else { return nil }
-        return position(ofField: String(last)).map { fields[$0] }
+        return position(ofField: String(last))
     }
 
     private func position(ofField name: String) -> Int? {
