@@ -86,12 +86,14 @@ public struct PopupFieldInfos: RandomAccessCollection, Sendable {
             var label: String?
             var visible = false
             var isEditable = false
-            for member in node.object?.members ?? [] {
-                switch member.key.utf8.count {
-                case 9 where member.key == "fieldName": fieldName = member.value.string
-                case 5 where member.key == "label": label = member.value.string
-                case 7 where member.key == "visible": visible = member.value.bool ?? false
-                case 10 where member.key == "isEditable": isEditable = member.value.bool ?? false
+            // By index: a member copied out of the list would retain its key and value at every step.
+            let members = node.object?.members ?? []
+            for i in members.indices {
+                switch members[i].key.utf8.count {
+                case 9 where members[i].key == "fieldName": fieldName = members[i].value.string
+                case 5 where members[i].key == "label": label = members[i].value.string
+                case 7 where members[i].key == "visible": visible = members[i].value.bool ?? false
+                case 10 where members[i].key == "isEditable": isEditable = members[i].value.bool ?? false
                 default: break
                 }
             }

@@ -122,17 +122,18 @@ public final class FieldDefinition: Sendable {
         // One pass over the members instead of a look-up per key (the last of a repeated key wins, as in
         // `node[key]`): every inline feature collection of every map lists its fields.
         var name, type, alias, nullable, editable, length, domain, defaultValue: JSONNode?
-        for member in node.object?.members ?? [] {
-            let key = member.key
-            switch key.utf8.count {
-            case 4 where key == "name": name = member.value
-            case 4 where key == "type": type = member.value
-            case 5 where key == "alias": alias = member.value
-            case 8 where key == "nullable": nullable = member.value
-            case 8 where key == "editable": editable = member.value
-            case 6 where key == "length": length = member.value
-            case 6 where key == "domain": domain = member.value
-            case 12 where key == "defaultValue": defaultValue = member.value
+        // By index: a member copied out of the list would retain its key and value at every step.
+        let members = node.object?.members ?? []
+        for i in members.indices {
+            switch members[i].key.utf8.count {
+            case 4 where members[i].key == "name": name = members[i].value
+            case 4 where members[i].key == "type": type = members[i].value
+            case 5 where members[i].key == "alias": alias = members[i].value
+            case 8 where members[i].key == "nullable": nullable = members[i].value
+            case 8 where members[i].key == "editable": editable = members[i].value
+            case 6 where members[i].key == "length": length = members[i].value
+            case 6 where members[i].key == "domain": domain = members[i].value
+            case 12 where members[i].key == "defaultValue": defaultValue = members[i].value
             default: break
             }
         }
