@@ -40,7 +40,7 @@ public enum FileDiscovery {
                 continue
             }
             var found: [String] = []
-            walk(directory: path, into: &found, skipped: &skipped, depth: 0)
+            walk(directory: path, into: &found, skipped: &skipped)
             for file in found.sorted() where seen.insert(file).inserted {
                 targets.append(LintTarget(path: file, displayPath: file, isExplicit: false))
             }
@@ -48,29 +48,19 @@ public enum FileDiscovery {
         return Result(targets: targets, skipped: skipped)
     }
 
-    private static func walk(directory: String, into found: inout [String], skipped: inout [(String, String)], depth: Int) {
-        let fm = FileManager.default
-        guard depth < 64 else { skipped.append((directory, "nested more than 64 folders deep")); return }
-        guard let entries = try? fm.contentsOfDirectory(atPath: directory) else {
-            skipped.append((directory, "cannot be read (permission denied)"))
-            return
-        }
-        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-        for entry in entries.sorted() {
-            if entry.hasPrefix(".") { continue }
-            let path = prefix + entry
-            var isDirectory: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                if entry.hasSuffix(".json") { skipped.append((path, "broken symbolic link")) }
-                continue
-            }
-            if isDirectory.boolValue {
-                // Symbolic links to folders are not followed: they can form cycles.
-                if (try? fm.destinationOfSymbolicLink(atPath: path)) != nil { continue }
-                walk(directory: path, into: &found, skipped: &skipped, depth: depth + 1)
-            } else if entry.hasSuffix(".json") && !entry.hasSuffix(".services.json") && entry != "services.json"
-                        && entry != ConfigurationFile.fileName {
-                if fm.isReadableFile(atPath: path) { found.append(path) } else { skipped.append((path, "cannot be read (permission denied)")) }
+    private static func walk(directory: String, into found: inout [String], skipped: inout [(String, String)]) {
+        DirectoryWalk.walk(directory) { entry in
+            switch entry {
+            case .file(let path, let name):
+                guard name.hasSuffix(".json") && !name.hasSuffix(".services.json") && name != "services.json"
+                        && name != ConfigurationFile.fileName else { return }
+                if access(path, R_OK) == 0 { found.append(path) } else { skipped.append((path, "cannot be read (permission denied)")) }
+            case .brokenLink(let path, let name):
+                if name.hasSuffix(".json") { skipped.append((path, "broken symbolic link")) }
+            case .unreadableFolder(let path):
+                skipped.append((path, "cannot be read (permission denied)"))
+            case .tooDeep(let path):
+                skipped.append((path, "nested more than 64 folders deep"))
             }
         }
     }

@@ -201,12 +201,35 @@ public final class Linter: @unchecked Sendable {
         return [folder + base + ".services.json", folder + "services.json"]
     }
 
+    /// Whether the snapshot file `path` exists, from its folder's list of snapshot files (`*.services.json`,
+    /// `services.json`), made once per folder: asking the file system about `<map>.services.json` beside each of
+    /// thousands of maps would cost a failed look-up per map.
+    private func snapshotFileExists(_ path: String) -> Bool {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        lock.lock()
+        let listed = snapshotFileNames[folder]
+        lock.unlock()
+        if let listed { return listed.contains(name) }
+        var names = Set<String>()
+        DirectoryWalk.walk(folder.isEmpty ? "." : folder, maximumDepth: 1) { entry in
+            if case .file(_, let name) = entry, name == "services.json" || name.hasSuffix(".services.json") { names.insert(name) }
+        }
+        lock.lock()
+        snapshotFileNames[folder] = names
+        lock.unlock()
+        return names.contains(name)
+    }
+
+    private var snapshotFileNames: [String: Set<String>] = [:]
+
     private func cachedSnapshot(_ path: String) throws -> ServicesSnapshot? {
         lock.lock()
         if let cached = snapshotCache[path] { lock.unlock(); return cached }
         lock.unlock()
         var snapshot: ServicesSnapshot?
-        if FileManager.default.fileExists(atPath: path) { snapshot = try ServicesSnapshot.load(path: path) }
+        if snapshotFileExists(path) { snapshot = try ServicesSnapshot.load(path: path) }
         lock.lock()
         snapshotCache[path] = snapshot
         lock.unlock()
