@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import WebMap
+
+/// The readdir walk behind `maprules lint` and `validate` on folders: what it lists, follows and reports.
+@Suite struct DirectoryWalkTests {
+    private func entries(below folder: String, maximumDepth: Int = 64, includeHidden: @escaping (String) -> Bool = { _ in false }) -> [String] {
+        var found: [String] = []
+        let prefix = (folder.hasSuffix("/") ? String(folder.dropLast()) : folder).count + 1
+        DirectoryWalk.walk(folder, maximumDepth: maximumDepth, includeHidden: includeHidden) { entry in
+            switch entry {
+            case .file(let path, _): found.append("file " + path.dropFirst(prefix))
+            case .brokenLink(let path, _): found.append("broken " + path.dropFirst(prefix))
+            case .unreadableFolder(let path): found.append("unreadable " + path.dropFirst(prefix))
+            case .tooDeep(let path): found.append("deep " + path.dropFirst(prefix))
+            }
+        }
+        return found.sorted()
+    }
+
+    @Test func listsFilesFollowsLinksToFilesOnlyAndReportsBrokenOnes() throws {
+        let fm = FileManager.default
+        let root = fm.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)").path
+        defer { try? fm.removeItem(atPath: root) }
+        try fm.createDirectory(atPath: root + "/a/b", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: root + "/.hidden", withIntermediateDirectories: true)
+        for file in ["top.json", "a/one.json", "a/b/two.txt", ".hidden/secret.json", ".maprules.json"] {
+            try Data("{}".utf8).write(to: URL(fileURLWithPath: root + "/" + file))
+        }
+        try fm.createSymbolicLink(atPath: root + "/to-file.json", withDestinationPath: root + "/top.json")
+        try fm.createSymbolicLink(atPath: root + "/to-folder", withDestinationPath: root + "/a")
+        try fm.createSymbolicLink(atPath: root + "/broken.json", withDestinationPath: root + "/missing.json")
+
+        #expect(entries(below: root) == ["broken broken.json", "file a/b/two.txt", "file a/one.json", "file to-file.json", "file top.json"])
+        #expect(entries(below: root + "/", includeHidden: { $0 == ".maprules.json" })
+                == ["broken broken.json", "file .maprules.json", "file a/b/two.txt", "file a/one.json", "file to-file.json", "file top.json"])
+        #expect(entries(below: root, maximumDepth: 2) == ["broken broken.json", "deep a/b", "file a/one.json", "file to-file.json", "file top.json"])
+        #expect(entries(below: root + "/no-such-folder").count == 1)
+    }
+}
