@@ -360,8 +360,18 @@ struct QueryPlan {
             // Walk the head index in object id order, skip `offset` entries without touching the rows, then
             // fetch only the page's rows.
             if offset >= PageAnchors.threshold, let anchors, case .some(let anchor) = try anchors.objectId(db, layerKey: layer.key, offset: offset) {
-                // The object id at the offset is known: start there.
-                page = "\(select) FROM featureRow r WHERE r.id IN (SELECT h.rowId \(headOnly) AND h.objectId >= \(anchor ?? Int64.max) ORDER BY h.objectId LIMIT \(limit + 1)) ORDER BY r.objectId"
+                // The object id at the offset is known: start there, each head entry joined to its row in the head
+                // index's order (no OFFSET to skip, so no row is touched that is not answered; and no sort: with
+                // `r.id IN (...) ORDER BY r.objectId` SQLite copied the page's rows into a temporary B-tree).
+                page = """
+                    \(select) FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = \(layer.key) AND h.branch = 0 \
+                    AND h.isDelete = 0 AND h.objectId >= \(anchor ?? Int64.max) ORDER BY h.objectId LIMIT \(limit + 1)
+                    """
+            } else if offset == 0 {
+                page = """
+                    \(select) FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = \(layer.key) AND h.branch = 0 \
+                    AND h.isDelete = 0 ORDER BY h.objectId LIMIT \(limit + 1)
+                    """
             } else {
                 page = "\(select) FROM featureRow r WHERE r.id IN (SELECT h.rowId \(headOnly) ORDER BY h.objectId LIMIT \(limit + 1) OFFSET \(offset)) ORDER BY r.objectId"
             }
