@@ -145,7 +145,7 @@ import Testing
         ]
         for (service, layer, parameters) in cases {
             let expected = try OrderedJSONEncoder().encodeText(try await core.query(service: service, layer: layer, parameters, as: .anonymous))
-            let text = try core.queryText(service: service, layer: layer, parameters, as: .anonymous)
+            let text = try await core.queryText(service: service, layer: layer, parameters, as: .anonymous)
             #expect(String(decoding: text, as: UTF8.self) == expected, "\(service) \(layer) \(parameters)")
         }
         // The stored rows of the samples are ones the writer copies as they are (else the test above would only
@@ -186,7 +186,7 @@ import Testing
             var query: String, queryText: String
             do { query = try OrderedJSONEncoder().encodeText(try await core.query(service: "TreesOfPortland", layer: 0, parameters, as: .anonymous)) }
             catch { query = "error: \(error)" }
-            do { queryText = String(decoding: try core.queryText(service: "TreesOfPortland", layer: 0, parameters, as: .anonymous), as: UTF8.self) }
+            do { queryText = String(decoding: try await core.queryText(service: "TreesOfPortland", layer: 0, parameters, as: .anonymous), as: UTF8.self) }
             catch { queryText = "error: \(error)" }
             return (query, queryText)
         }
@@ -217,7 +217,7 @@ import Testing
                 for layer in try core.service(service).layers {
                     for parameters in forms {
                         let expected = try OrderedJSONEncoder().encodeText(try await core.query(service: service, layer: layer.id, parameters, as: .anonymous))
-                        let text = String(decoding: try core.queryText(service: service, layer: layer.id, parameters, as: .anonymous), as: UTF8.self)
+                        let text = String(decoding: try await core.queryText(service: service, layer: layer.id, parameters, as: .anonymous), as: UTF8.self)
                         #expect(text == expected, "round \(round): \(service) \(layer.id) \(parameters)")
                         if let fields = text.range(of: ",\"features\":[") { heads.insert(String(text[..<fields.lowerBound])) }
                     }

@@ -33,9 +33,9 @@ struct QueryRoutes {
         var parameters = try QueryParameters(arguments: context.arguments)
         if format == .geojson && parameters.outSR == nil { parameters.outSR = .wgs84 }
         if format == .json {
-            // The core writes the Esri JSON answer itself while it reads the rows. It reads the database on this
+            // The core writes the Esri JSON answer itself while it reads the rows. It may read the database on this
             // thread: route handlers run on the concurrency pool, not on an event loop.
-            let bytes = try core.queryText(service: try context.serviceName(), layer: try context.integer("layer"), parameters, as: context.caller)
+            let bytes = try await core.queryText(service: try context.serviceName(), layer: try context.integer("layer"), parameters, as: context.caller)
             return ArcGISResponse.buffer(ByteBuffer(bytes: bytes))
         }
         let answer = try await core.query(service: try context.serviceName(), layer: try context.integer("layer"), parameters, as: context.caller)
