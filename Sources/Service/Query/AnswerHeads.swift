@@ -23,8 +23,8 @@ final class AnswerHeads: @unchecked Sendable {
 
     private let lock = NSLock()
     private var entries: [Key: Entry] = [:]
-    /// The size of the layer's last answer, to reserve the next one's bytes at once.
-    private var lastSize = 0
+    /// Bytes a feature took in the layer's last answer that had features, to reserve the next one's at once.
+    private var lastFeatureSize = 0
 
     func entry(_ key: Key, make: () -> Entry) -> Entry {
         lock.lock()
@@ -38,8 +38,8 @@ final class AnswerHeads: @unchecked Sendable {
         return made
     }
 
-    var sizeHint: Int {
-        get { lock.lock(); defer { lock.unlock() }; return lastSize }
-        set { lock.lock(); lastSize = newValue; lock.unlock() }
+    var featureSize: Int {
+        get { lock.lock(); defer { lock.unlock() }; return lastFeatureSize }
+        set { lock.lock(); lastFeatureSize = newValue; lock.unlock() }
     }
 }

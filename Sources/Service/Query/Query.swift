@@ -249,7 +249,8 @@ struct QueryPlan {
             return AnswerHeads.Entry(head: head, writer: StoredAttributesWriter(outFields: outFields))
         }
         var out: [UInt8] = []
-        out.reserveCapacity(max(layer.answerHeads.sizeHint + 1024, entry.head.count + 1024))
+        // Room for the head and a page of up to 128 features as large as the last answer's (a larger page grows it).
+        out.reserveCapacity(entry.head.count + 64 + min(page.limit, 128) * max(layer.answerHeads.featureSize, 64))
         out.append(contentsOf: entry.head)
 
         let statement = try SQLRequest<Row>(literal: page.sql, cached: true).makePreparedRequest(db).statement
@@ -280,7 +281,7 @@ struct QueryPlan {
             FeatureSetText.appendFeature(try decodedFeature(row, withGeometry: page.withGeometry), keys: &keys, to: &out)
         }
         FeatureSetText.appendTail(exceededTransferLimit: exceeded ? true : nil, to: &out)
-        layer.answerHeads.sizeHint = out.count
+        if count > 0 { layer.answerHeads.featureSize = (out.count - entry.head.count) / count + 1 }
         return .bytes(out)
     }
 
