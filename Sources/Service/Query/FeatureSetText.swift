@@ -3,10 +3,10 @@ import Foundation
 /// Esri JSON text of feature sets, member for member what `OrderedJSONEncoder` makes of `FeatureSet` (tested
 /// to be identical), written straight to bytes without going through `Codable` for every attribute of every
 /// feature. The query's `f=json` answer (`ServiceCore.queryText`) is written piece by piece with these
-/// functions while the rows are read; `bytes(_:)` writes a whole set.
-public enum FeatureSetText {
-    /// The whole feature set.
-    public static func bytes(_ set: FeatureSet) -> [UInt8] {
+/// functions while the rows are read.
+enum FeatureSetText {
+    /// The whole feature set, from the same pieces (the tests compare it with `OrderedJSONEncoder`'s text).
+    static func bytes(_ set: FeatureSet) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(1024 + set.features.count * 512)
         appendHead(objectIdFieldName: set.objectIdFieldName, globalIdFieldName: set.globalIdFieldName, geometryType: set.geometryType,
