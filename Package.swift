@@ -40,6 +40,8 @@ let package = Package(
             dependencies: [
                 "WebMap", "Rules",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C interface, to read a page's text columns in place (`QueryPlan.runText`).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Yams", package: "Yams"),
             ]

@@ -266,19 +266,20 @@ def cmd_raw_query(path, service, n, pages):
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     db.execute("PRAGMA cache_size = -32768")  # as the service sets it
     key = layer_key(db, service)
-    # The SELECTs the service runs for an unfiltered page of DEFAULT in object id order (Query.swift): the page's
-    # row ids from the head index, then those rows. From offset 2,000 on, the service starts at the object id
-    # it knows to be at that offset (PageAnchors, a sorted list of the live ids read once): so does this.
-    select = "SELECT r.attributes, r.geometry, r.xmin, r.ymin, r.xmax, r.ymax FROM featureRow r WHERE r.id IN "
-    walk = select + ("(SELECT h.rowId FROM head h WHERE h.layerKey = ? AND h.branch = 0 AND h.isDelete = 0 "
-                     "ORDER BY h.objectId LIMIT 101 OFFSET ?) ORDER BY r.objectId")
-    anchored = select + ("(SELECT h.rowId FROM head h WHERE h.layerKey = ? AND h.branch = 0 AND h.isDelete = 0 AND h.objectId >= ? "
-                         "ORDER BY h.objectId LIMIT 101) ORDER BY r.objectId")
+    # The SELECTs the service runs for an unfiltered page of DEFAULT in object id order (Query.swift). From offset
+    # 2,000 on, the service starts at the object id it knows to be at that offset (PageAnchors, a sorted list of
+    # the live ids read once) and joins each head entry to its row in index order; so it does from offset 0. In
+    # between, the page's row ids from the head index walked with OFFSET, then those rows. So does this.
+    columns = "SELECT r.attributes, r.geometry, r.xmin, r.ymin, r.xmax, r.ymax "
+    walk = columns + ("FROM featureRow r WHERE r.id IN (SELECT h.rowId FROM head h WHERE h.layerKey = ? AND h.branch = 0 "
+                      "AND h.isDelete = 0 ORDER BY h.objectId LIMIT 101 OFFSET ?) ORDER BY r.objectId")
+    joined = columns + ("FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = ? AND h.branch = 0 AND h.isDelete = 0 "
+                        "AND h.objectId >= ? ORDER BY h.objectId LIMIT 101")
     ids = [row[0] for row in db.execute("SELECT objectId FROM head WHERE layerKey = ? AND branch = 0 AND isDelete = 0 ORDER BY objectId", (key,))]
 
     def page(offset):
-        if offset >= 2000:
-            return db.execute(anchored, (key, ids[offset])).fetchall()
+        if offset >= 2000 or offset == 0:
+            return db.execute(joined, (key, ids[offset] if offset < len(ids) else 2**63 - 1)).fetchall()
         return db.execute(walk, (key, offset)).fetchall()
 
     offsets = page_offsets(n, pages)

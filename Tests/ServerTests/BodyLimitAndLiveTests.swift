@@ -121,13 +121,13 @@ import Testing
                                     (1, QueryParameters(outSR: .wgs84))] {
             let answer = try await core.query(service: "TreesOfPortland", layer: layer, parameters, as: .anonymous)
             let set = try #require(answer.featureSet)
-            #expect(String(buffer: FeatureSetBytes.buffer(set)) == (try OrderedJSONEncoder().encodeText(set)))
+            #expect(String(decoding: FeatureSetText.bytes(set), as: UTF8.self) == (try OrderedJSONEncoder().encodeText(set)))
         }
     }
 
-    /// The query fast path (stored attribute text written as it is, `QueryParameters.encodedAttributes`)
-    /// gives byte for byte the answer of the decoding path.
-    @Test func storedAttributeTextFastPathMatchesTheDecodingPath() async throws {
+    /// `queryText` (the `f=json` answer written while the rows are read, stored attribute text copied as it is)
+    /// gives byte for byte what encoding `query`'s answer gives.
+    @Test func queryTextMatchesTheEncodedQueryAnswer() async throws {
         let core = try await Fixtures.core()
         let cases: [(String, Int, QueryParameters)] = [
             ("TreesOfPortland", 0, QueryParameters(where: "1=1")),
@@ -137,20 +137,94 @@ import Testing
             ("TreesOfPortland", 1, QueryParameters(outSR: .wgs84)),
             ("DamageAssessment", 0, QueryParameters()),
             ("DamageAssessment", 0, QueryParameters(outFields: ["*"], orderByFields: "OBJECTID DESC", resultRecordCount: 4)),
+            ("TreesOfPortland", 0, QueryParameters(objectIds: [2, 4, 999], outSR: .webMercator)),
+            ("TreesOfPortland", 0, QueryParameters(returnCountOnly: true)),
+            ("TreesOfPortland", 0, QueryParameters(returnIdsOnly: true)),
+            ("TreesOfPortland", 0, QueryParameters(returnExtentOnly: true)),
+            ("TreesOfPortland", 0, QueryParameters(outStatistics: [StatisticDefinition(statisticType: .count, onStatisticField: "*")])),
         ]
-        var taken = 0
         for (service, layer, parameters) in cases {
-            var fastParameters = parameters
-            fastParameters.encodedAttributes = true
-            let slow = try #require(try await core.query(service: service, layer: layer, parameters, as: .anonymous).featureSet)
-            let fast = try #require(try await core.query(service: service, layer: layer, fastParameters, as: .anonymous).featureSet)
-            #expect(slow.features.allSatisfy { $0.encodedAttributes == nil })
-            taken += fast.features.filter { $0.encodedAttributes != nil }.count
-            let expected = try OrderedJSONEncoder().encodeText(slow)
-            #expect(String(buffer: FeatureSetBytes.buffer(fast)) == expected, "\(service) \(layer) \(parameters)")
-            #expect(String(buffer: FeatureSetBytes.buffer(slow)) == expected)
+            let expected = try OrderedJSONEncoder().encodeText(try await core.query(service: service, layer: layer, parameters, as: .anonymous))
+            let text = try await core.queryText(service: service, layer: layer, parameters, as: .anonymous)
+            #expect(String(decoding: text, as: UTF8.self) == expected, "\(service) \(layer) \(parameters)")
         }
-        #expect(taken > 24, "the fast path is taken for the samples' stored rows")
+        // The stored rows of the samples are ones the writer copies as they are (else the test above would only
+        // cover the decoding path).
+        var copied = 0
+        var scratch = StoredAttributesWriter.Scratch()
+        for service in ["TreesOfPortland", "DamageAssessment"] {
+            let model = try core.service(service)
+            for layer in model.layers {
+                let plan = try QueryPlan(layer: layer, parameters: QueryParameters(), policy: AccessPolicy(core: core, service: model, caller: .anonymous))
+                let writer = try #require(StoredAttributesWriter(outFields: plan.outFields))
+                let texts = try await core.database.read { db in try String.fetchAll(db, sql: "SELECT attributes FROM featureRow WHERE layerKey = ?", arguments: [layer.key]) }
+                for var text in texts {
+                    var out: [UInt8] = []
+                    if text.withUTF8({ writer.encode(bytes: $0, into: &out, scratch: &scratch) }) { copied += 1 }
+                }
+            }
+        }
+        #expect(copied > 24, "the stored-text path is taken for the samples' stored rows")
+    }
+
+    /// Stored text that is not what the service writes (malformed UTF-8, a NUL, a point whose text is not its
+    /// envelope's) is read by `queryText` as `query` reads it.
+    @Test func queryTextReadsOddStoredTextAsQueryDoes() async throws {
+        let core = try await Fixtures.core()
+        let layer = try core.service("TreesOfPortland").layer(0)
+        try await core.database.write { db in
+            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM featureRow WHERE layerKey = ? ORDER BY objectId LIMIT 4", arguments: [layer.key])
+            try #require(ids.count == 4)
+            // Malformed UTF-8 in a string value; a NUL in one; a point text with a space; a point off its envelope.
+            try db.execute(sql: "UPDATE featureRow SET attributes = replace(attributes, '\"Address\":\"', '\"Address\":\"' || CAST(X'C3' AS TEXT)) WHERE id = ?", arguments: [ids[0]])
+            try db.execute(sql: "UPDATE featureRow SET attributes = replace(attributes, '\"Address\":\"', '\"Address\":\"a' || char(0) || 'b') WHERE id = ?", arguments: [ids[1]])
+            try db.execute(sql: "UPDATE featureRow SET geometry = replace(geometry, ',', ', ') WHERE id = ?", arguments: [ids[2]])
+            try db.execute(sql: "UPDATE featureRow SET xmin = xmin + 1, xmax = xmax + 1 WHERE id = ?", arguments: [ids[3]])
+        }
+        // The same answer, or the same error (the NUL cuts the stored text short: both refuse it).
+        func answers(_ parameters: QueryParameters) async -> (query: String, queryText: String) {
+            var query: String, queryText: String
+            do { query = try OrderedJSONEncoder().encodeText(try await core.query(service: "TreesOfPortland", layer: 0, parameters, as: .anonymous)) }
+            catch { query = "error: \(error)" }
+            do { queryText = String(decoding: try await core.queryText(service: "TreesOfPortland", layer: 0, parameters, as: .anonymous), as: UTF8.self) }
+            catch { queryText = "error: \(error)" }
+            return (query, queryText)
+        }
+        for parameters in [QueryParameters(resultRecordCount: 6), QueryParameters(outFields: ["Address", "objectid"], resultRecordCount: 6),
+                           QueryParameters(resultOffset: 2, resultRecordCount: 4), QueryParameters(objectIds: [1, 3, 4], outSR: .wgs84)] {
+            let (query, queryText) = await answers(parameters)
+            #expect(queryText == query, "\(parameters)")
+        }
+        // Without the NUL row (object 2) the answers are feature sets, the malformed UTF-8 repaired by both.
+        #expect(await answers(QueryParameters(resultOffset: 2, resultRecordCount: 4)).query.hasPrefix("{\"objectIdFieldName\""))
+        #expect(await answers(QueryParameters(objectIds: [1, 3, 4], outSR: .wgs84)).query.contains("\u{FFFD}"))
+    }
+
+    /// The cached head of an answer (the field descriptions and the layer's constant members) follows the
+    /// request's output fields and spatial reference and is each layer's own: asked in turns, every answer is
+    /// still what encoding `query`'s answer gives.
+    @Test func cachedAnswerHeadsFollowOutFieldsAndLayer() async throws {
+        let core = try await Fixtures.core()
+        let forms: [QueryParameters] = [
+            QueryParameters(resultRecordCount: 2),
+            QueryParameters(outFields: ["objectid"], resultRecordCount: 2),
+            QueryParameters(outSR: .wgs84, resultRecordCount: 2),
+            QueryParameters(outFields: ["*"], resultRecordCount: 2),
+        ]
+        var heads: Set<String> = []
+        for round in 0..<2 {
+            for service in ["TreesOfPortland", "DamageAssessment"] {
+                for layer in try core.service(service).layers {
+                    for parameters in forms {
+                        let expected = try OrderedJSONEncoder().encodeText(try await core.query(service: service, layer: layer.id, parameters, as: .anonymous))
+                        let text = String(decoding: try await core.queryText(service: service, layer: layer.id, parameters, as: .anonymous), as: UTF8.self)
+                        #expect(text == expected, "round \(round): \(service) \(layer.id) \(parameters)")
+                        if let fields = text.range(of: ",\"features\":[") { heads.insert(String(text[..<fields.lowerBound])) }
+                    }
+                }
+            }
+        }
+        #expect(heads.count >= 8, "the heads differ by layer and by output fields")
     }
 
     @Test func applyEditsAnswerMatchesTheOrderedEncoder() throws {

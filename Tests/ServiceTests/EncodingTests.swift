@@ -62,6 +62,29 @@ import Testing
         #expect(error["code"]?.int == 499 && error["details"]?.array != nil)
     }
 
+    /// The writer's number text: `null` when not finite, an integer when integral below 1e15, else exactly
+    /// `description` (which `appendDouble` writes through `write(to:)` without making a String).
+    @Test func doublesAreWrittenAsTheirDescription() {
+        var generator = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        var specials: [Double] = [0.1, -0.0, 1e15, 1e16, 123456789012345.6, -9823945.123456789, 5e-324, .greatestFiniteMagnitude,
+                                  .leastNormalMagnitude, 1e-7, 0.5, -88.249776, 41.701001, .nan, .infinity, -.infinity]
+        for i in 0..<200_000 {
+            specials.append(i % 2 == 0 ? Double(bitPattern: generator.next()) : Double.random(in: -2.1e7...2.1e7))
+        }
+        for d in specials {
+            bytes.removeAll(keepingCapacity: true)
+            bytes.append(UInt8(ascii: "["))
+            JSON.appendDouble(d, to: &bytes)
+            let expected: String
+            if !d.isFinite { expected = "null" }
+            else if d.rounded() == d && abs(d) < 1e15 { expected = String(Int(d)) }
+            else { expected = d.description }
+            #expect(String(decoding: bytes.dropFirst(), as: UTF8.self) == expected, "\(d.bitPattern)")
+            #expect(bytes.first == UInt8(ascii: "["))
+        }
+    }
+
     @Test func jsonRoundTrips() throws {
         let text = #"{"b":1,"a":[true,null,2.5,"x\n"],"c":{"d":-3}}"#
         let value = try JSON.parse(text)

@@ -236,6 +236,54 @@ enum SampleCopy {
     }
 }
 
+extension DeepPagingTests {
+    /// Pages of DEFAULT without a filter take their own plans (from offset 0 and from an anchor at or past
+    /// `PageAnchors.threshold`, each head entry joined to its row; below the threshold, the head index walked with
+    /// OFFSET); `where 1=1` takes the general one. Both answer the same bytes at every offset, deleted features
+    /// included, and the pages hold the ids in order.
+    @Test func unfilteredPagesMatchTheGeneralPlan() async throws {
+        let n = PageAnchors.threshold + 600
+        let folder = try ScaleProbe.folder(count: n)
+        defer { try? FileManager.default.removeItem(atPath: (folder as NSString).deletingLastPathComponent) }
+        let core = try await ServiceCore.open(.init(sampleFolders: [folder]))
+        let gone: [Int64] = [1, 2, 1_500, Int64(PageAnchors.threshold) + 1, Int64(PageAnchors.threshold) + 2, Int64(n)]
+        _ = try await core.applyEdits(service: "DamageAssessment", layer: 0, LayerEdits(deletes: gone), as: .anonymous)
+        let ids = (1...Int64(n)).filter { !gone.contains($0) }
+        for (offset, count) in [(0, 5), (0, 100), (1, 3), (1_999, 4), (2_000, 100), (2_001, 7), (2_500, 100), (n - 10, 100), (n - 6, 5), (n, 5)] {
+            let plain = try await core.queryText(service: "DamageAssessment", layer: 0, QueryParameters(resultOffset: offset, resultRecordCount: count), as: .anonymous)
+            let general = try await core.queryText(service: "DamageAssessment", layer: 0, QueryParameters(where: "1=1", resultOffset: offset, resultRecordCount: count),
+                                             as: .anonymous)
+            #expect(plain == general, "offset \(offset), count \(count)")
+            let set = try await core.query(service: "DamageAssessment", layer: 0, QueryParameters(resultOffset: offset, resultRecordCount: count), as: .anonymous).featureSet
+            #expect(set?.objectIds == Array(ids.dropFirst(offset).prefix(count)), "offset \(offset), count \(count)")
+        }
+    }
+}
+
+@Suite struct ShortReadTests {
+    /// Only pages of DEFAULT without filter or order are read on the caller's thread (`ServiceCore.queryText`).
+    @Test func onlyUnfilteredDefaultPagesAreShortReads() async throws {
+        let core = try await Fixtures.core(users: false)
+        let service = try core.service("TreesOfPortland")
+        let policy = AccessPolicy(core: core, service: service, caller: .anonymous)
+        func short(_ parameters: QueryParameters) throws -> Bool {
+            try QueryPlan(layer: try service.layer(0), parameters: parameters, policy: policy).isShortRead
+        }
+        #expect(try short(QueryParameters()))
+        #expect(try short(QueryParameters(outFields: ["Address"], returnGeometry: false, outSR: .wgs84, resultOffset: 1_999, resultRecordCount: 2_000)))
+        #expect(try short(QueryParameters(orderByFields: "  ")))
+        #expect(try !short(QueryParameters(where: "1=1")))
+        #expect(try !short(QueryParameters(objectIds: [1])))
+        #expect(try !short(QueryParameters(orderByFields: "Address")))
+        #expect(try !short(QueryParameters(geometry: .point(Point(x: 0, y: 0)), inSR: .wgs84)))
+        #expect(try !short(QueryParameters(returnCountOnly: true)))
+        #expect(try !short(QueryParameters(returnIdsOnly: true)))
+        #expect(try !short(QueryParameters(returnExtentOnly: true)))
+        #expect(try !short(QueryParameters(outStatistics: [StatisticDefinition(statisticType: .count, onStatisticField: "*")])))
+        #expect(try !short(QueryParameters(gdbVersion: "sde.DEFAULT")))
+    }
+}
+
 @Suite struct WhereLimitsTests {
     @Test func pathologicalClausesAreRefusedNotCrashed() async throws {
         let core = try await Fixtures.core()

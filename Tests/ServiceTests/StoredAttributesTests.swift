@@ -6,37 +6,35 @@ import WebMap
 /// The query's stored-text fast path (`StoredAttributesWriter`) against the decoding path it replaces:
 /// whenever it answers, its bytes are exactly what encoding the decoded attributes gives.
 @Suite struct StoredAttributesTests {
-    /// A plan on TreesOfPortland layer 0 with and without the fast path.
-    private static func plans(outFields: [String]?) async throws -> (fast: QueryPlan, slow: QueryPlan, names: [String]) {
+    /// A plan on TreesOfPortland layer 0 (the decoding path) and the stored-text writer of its output fields.
+    private static func plans(outFields: [String]?) async throws -> (fast: StoredAttributesWriter, slow: QueryPlan, names: [String]) {
         let core = try await Fixtures.core(users: false)
         let service = try core.service("TreesOfPortland")
         let layer = try service.layer(0)
         let policy = AccessPolicy(core: core, service: service, caller: .anonymous)
-        var parameters = QueryParameters(outFields: outFields)
-        let slow = try QueryPlan(layer: layer, parameters: parameters, policy: policy)
-        parameters.encodedAttributes = true
-        let fast = try QueryPlan(layer: layer, parameters: parameters, policy: policy)
-        #expect(fast.storedWriter != nil)
-        #expect(slow.storedWriter == nil)
+        let slow = try QueryPlan(layer: layer, parameters: QueryParameters(outFields: outFields), policy: policy)
+        let fast = try #require(StoredAttributesWriter(outFields: slow.outFields))
         return (fast, slow, slow.outFields)
     }
 
-    /// The fast feature's attributes, or nil when it fell back; and the slow path's text (nil when it throws).
-    private static func both(_ text: String, _ plans: (fast: QueryPlan, slow: QueryPlan, names: [String])) throws -> (fast: String?, slow: String?) {
+    /// The writer's attributes text, or nil when it falls back; and the slow path's text (nil when it throws).
+    private static func both(_ text: String, _ plans: (fast: StoredAttributesWriter, slow: QueryPlan, names: [String])) throws -> (fast: String?, slow: String?) {
         let slowText: String?
         if let slow = try? plans.slow.feature(attributes: text, geometry: nil, withGeometry: false) {
-            #expect(slow.encodedAttributes == nil)
             slowText = try OrderedJSONEncoder().encodeText(slow.attributes)
         } else {
             slowText = nil
         }
-        let fast = try? plans.fast.feature(attributes: text, geometry: nil, withGeometry: false)
-        if let fast, let encoded = fast.encodedAttributes {
-            #expect(fast.attributes.entries.isEmpty)
-            return (String(decoding: encoded, as: UTF8.self), slowText)
-        }
-        if let fast { #expect(try OrderedJSONEncoder().encodeText(fast.attributes) == slowText) }
-        return (nil, slowText)
+        // Written after other bytes, as in an answer: the writer appends, and leaves them alone when it falls back.
+        var out = Array("[".utf8)
+        var scratch = StoredAttributesWriter.Scratch()
+        let taken = text.utf8.withContiguousStorageIfAvailable { plans.fast.encode(bytes: $0, into: &out, scratch: &scratch) }
+            ?? { var copy = text; return copy.withUTF8 { plans.fast.encode(bytes: $0, into: &out, scratch: &scratch) } }()
+        #expect(out.first == UInt8(ascii: "["))
+        if !taken { #expect(out.count == 1, "nothing written when the writer falls back") }
+        let fastText = plans.fast.encode(text).map { String(decoding: $0, as: UTF8.self) }
+        #expect(fastText == (taken ? String(decoding: out.dropFirst(), as: UTF8.self) : nil))
+        return (fastText, slowText)
     }
 
     /// Values to put in a stored object, each with whether the fast path must take it.
@@ -124,6 +122,27 @@ import WebMap
         #expect(StoredAttributesWriter(outFields: ["a\\b"]) == nil)
         #expect(StoredAttributesWriter(outFields: ["a\tb"]) == nil)
         #expect(StoredAttributesWriter(outFields: ["\u{212A}"]) == nil, "Kelvin sign, canonically equal to K")
+    }
+
+    /// The writer reads SQLite's bytes as they are: text that is not well-formed UTF-8 (which reading it as a
+    /// `String` repairs) takes the decoding path.
+    @Test func malformedUTF8TakesTheDecodingPath() throws {
+        let writer = try #require(StoredAttributesWriter(outFields: ["a"]))
+        var scratch = StoredAttributesWriter.Scratch()
+        let open = Array(#"{"a":""#.utf8), close = Array(#""}"#.utf8)
+        let cases: [([UInt8], Bool)] = [
+            (open + Array("é ✓ 😀".utf8) + close, true),
+            (open + [0xC3] + close, false),                     // a lead byte without its continuation
+            (open + [0xED, 0xA0, 0x80] + close, false),         // an encoded surrogate
+            (open + [0xC0, 0xAF] + close, false),               // an overlong form
+            (open + [0x61, 0x00, 0x62] + close, false),         // NUL (a control character)
+        ]
+        for (bytes, fast) in cases {
+            var out: [UInt8] = []
+            let taken = bytes.withUnsafeBufferPointer { writer.encode(bytes: $0, into: &out, scratch: &scratch) }
+            #expect(taken == fast, "\(bytes)")
+            #expect(taken ? out == bytes : out.isEmpty)
+        }
     }
 
     @Test func randomDoublesMatchTheDecodingPath() async throws {

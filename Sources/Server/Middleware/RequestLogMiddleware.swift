@@ -21,8 +21,9 @@ struct RequestLogMiddleware: RouterMiddleware {
     }
 
     private func log(_ request: Request, status: Int, start: ContinuousClock.Instant, user: String?) {
-        let elapsed = ContinuousClock.now - start
-        let millis = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        logger.info("\(request.method) \(request.uri.path) \(status) \(String(format: "%.1f", millis))ms user=\(user ?? "anonymous")")
+        let elapsed = (ContinuousClock.now - start).components
+        // Tenths of a millisecond, rounded, in integers (Foundation's String(format:) was 1 % of a paged query's CPU).
+        let tenths = elapsed.seconds * 10_000 + (elapsed.attoseconds + 50_000_000_000_000) / 100_000_000_000_000
+        logger.info("\(request.method) \(request.uri.path) \(status) \(tenths / 10).\(tenths % 10)ms user=\(user ?? "anonymous")")
     }
 }

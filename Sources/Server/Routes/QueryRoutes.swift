@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import Service
 import WebMap
 
@@ -31,14 +32,15 @@ struct QueryRoutes {
         let format = ArcGISResponse.Format(context.arguments)
         var parameters = try QueryParameters(arguments: context.arguments)
         if format == .geojson && parameters.outSR == nil { parameters.outSR = .wgs84 }
-        // Esri JSON feature sets are written by `FeatureSetBytes`, which takes the stored attribute text.
-        if format == .json { parameters.encodedAttributes = true }
+        if format == .json {
+            // The core writes the Esri JSON answer itself while it reads the rows. It may read the database on this
+            // thread: route handlers run on the concurrency pool, not on an event loop.
+            let bytes = try await core.queryText(service: try context.serviceName(), layer: try context.integer("layer"), parameters, as: context.caller)
+            return ArcGISResponse.buffer(ByteBuffer(bytes: bytes))
+        }
         let answer = try await core.query(service: try context.serviceName(), layer: try context.integer("layer"), parameters, as: context.caller)
         if format == .geojson, let set = answer.featureSet {
             return ArcGISResponse.document(set.geoJSON(), context: context, contentType: "application/geo+json; charset=utf-8")
-        }
-        if format == .json, case .features(let set) = answer {
-            return ArcGISResponse.buffer(FeatureSetBytes.buffer(set))
         }
         return try ArcGISResponse.json(answer, context: context)
     }

@@ -45,6 +45,8 @@ public struct LayerModel: Sendable {
     let systemFieldNames: Set<String>
     /// `fieldDescription(_:)` worked out once for each field's own name.
     private let descriptionsByName: [String: (name: String, description: JSON?)]
+    /// The constant parts of the layer's `f=json` query answers (`QueryPlan.runText`).
+    let answerHeads = AnswerHeads()
 
     init(key: Int64, id: Int, json: JSON, metadata: LayerMetadata, serviceMaxRecordCount: Int) {
         self.key = key

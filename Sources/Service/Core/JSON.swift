@@ -201,12 +201,33 @@ public enum JSON: Sendable, Equatable, Codable, CustomStringConvertible {
     }
 
     /// A double as JSON: `null` when not finite, an integer when integral and below 10^15, else Swift's
-    /// shortest round-tripping text.
+    /// shortest round-tripping text (`description`).
     @inlinable
     public static func appendDouble(_ d: Double, to out: inout [UInt8]) {
         if !d.isFinite { appendASCII("null", to: &out) }
         else if d.rounded() == d && abs(d) < 1e15 { appendInteger(Int(d), to: &out) }
-        else { out.append(contentsOf: d.description.utf8) }
+        else {
+            // `write(to:)` gives a finite double's `description` text (the same formatter), handed to the stream's
+            // `_writeASCII` from a stack buffer: no String made (one was allocated for every text over 15
+            // bytes, as most projected coordinates are). Tested against `description`.
+            withUnsafeMutablePointer(to: &out) { pointer in
+                var stream = ByteStream(pointer)
+                d.write(to: &stream)
+            }
+        }
+    }
+
+    /// Appends what a `TextOutputStreamable` writes to a byte array. `_writeASCII` is the standard library's
+    /// entry for ASCII text from a buffer (its default makes a String and calls `write`).
+    @usableFromInline
+    struct ByteStream: TextOutputStream {
+        @usableFromInline let bytes: UnsafeMutablePointer<[UInt8]>
+
+        @inlinable init(_ bytes: UnsafeMutablePointer<[UInt8]>) { self.bytes = bytes }
+
+        @inlinable mutating func write(_ string: String) { bytes.pointee.append(contentsOf: string.utf8) }
+
+        @inlinable mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.pointee.append(contentsOf: buffer) }
     }
 
     /// The decimal digits of `value`, as `String(value)` writes them, without making a String.

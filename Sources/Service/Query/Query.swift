@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import WebMap
 
 extension ServiceCore {
@@ -15,6 +16,46 @@ extension ServiceCore {
             let version = try Self.resolveVersion(db, service: service, name: parameters.gdbVersion, policy: policy)
             return try plan.run(db, view: VersionView(version), anchors: anchors)
         }
+    }
+
+    /// `<layer>/query` answered as compact Esri JSON (`f=json`): byte for byte what `OrderedJSONEncoder` makes of
+    /// what `query` answers, but a feature set is written while its rows are read (stored attribute text copied as
+    /// it is where that is provably the same text, `StoredAttributesWriter`), without building the features.
+    ///
+    /// A short read (`QueryPlan.isShortRead`: a page of DEFAULT without filter or order) is made synchronously on
+    /// the calling task's thread, without the hop to GRDB's reader queue and back (fewer thread hand-offs, a shorter
+    /// answer time); call it from the concurrency pool, never from an event loop. Any other query is read on the
+    /// reader queue, so that a long one does not hold one of the pool's few threads.
+    public func queryText(service name: String, layer layerId: Int, _ parameters: QueryParameters, as caller: Caller) async throws -> [UInt8] {
+        let service = try self.service(name)
+        let layer = try service.layer(layerId)
+        let policy = AccessPolicy(core: self, service: service, caller: caller)
+        try policy.requireQuery()
+        let plan = try QueryPlan(layer: layer, parameters: parameters, policy: policy)
+        let anchors = pageAnchors
+        let read: @Sendable (Database) throws -> QueryPlan.TextAnswer = { db in
+            let version = try Self.resolveVersion(db, service: service, name: parameters.gdbVersion, policy: policy)
+            return try plan.runText(db, view: VersionView(version), anchors: anchors)
+        }
+        let answer = plan.isShortRead ? try readHere(read) : try await database.read(read)
+        switch answer {
+        case .bytes(let bytes):
+            return bytes
+        case .response(let response):
+            let document: JSON
+            do { document = try OrderedJSONEncoder().encode(response) } catch {
+                throw ServiceError.internal("The answer could not be encoded: \(error)")
+            }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(4096)
+            document.write(to: &bytes)
+            return bytes
+        }
+    }
+
+    /// GRDB's synchronous read, on the calling thread (from an async function the asynchronous overload is chosen).
+    private func readHere<T>(_ body: (Database) throws -> T) throws -> T {
+        try database.read(body)
     }
 
     /// Runs a query inside an existing database access (related records, differences).
@@ -40,8 +81,6 @@ struct QueryPlan {
     var extraFilter: SQL?
     /// A filter the core adds itself (related records: the key values).
     var internalFilter: SQL?
-    /// Set when the caller asked for `encodedAttributes` and the output field names allow it.
-    let storedWriter: StoredAttributesWriter?
 
     init(layer: LayerModel, parameters: QueryParameters, policy: AccessPolicy) throws {
         self.layer = layer
@@ -75,8 +114,6 @@ struct QueryPlan {
             if !names.contains(where: { $0.caseInsensitiveCompare(layer.objectIdField) == .orderedSame }) { names.insert(layer.objectIdField, at: 0) }
             outFields = names
         }
-
-        storedWriter = parameters.encodedAttributes ? StoredAttributesWriter(outFields: outFields) : nil
 
         let layerSystem = layer.spatialReference.normalized ?? .wgs84
         if let geometry = parameters.geometry {
@@ -124,6 +161,14 @@ struct QueryPlan {
         return sql
     }
 
+    /// A page of DEFAULT (no `gdbVersion`) without filter or order, and no other kind of answer: the head index walked
+    /// for at most `PageAnchors.threshold` entries, then at most `maxRecordCount` rows by primary key.
+    var isShortRead: Bool {
+        parameters.gdbVersion == nil && whereSQL == nil && parameters.objectIds == nil && extraFilter == nil && internalFilter == nil
+            && queryGeometry == nil && (parameters.orderByFields ?? "").allSatisfy { $0 == " " }
+            && (parameters.outStatistics ?? []).isEmpty && !parameters.returnCountOnly && !parameters.returnIdsOnly && !parameters.returnExtentOnly
+    }
+
     /// True when DEFAULT has not written to the layer since the version's ancestor moment.
     private func defaultUnchanged(_ db: Database, view: VersionView) throws -> Bool {
         guard view.branch != 0 else { return true }
@@ -131,7 +176,152 @@ struct QueryPlan {
         return layerMoment <= view.ancestorMoment
     }
 
+    /// A feature page to read: its SELECT (attributes, geometry, xmin, ymin, xmax, ymax), its size.
+    struct Page {
+        var sql: SQL
+        var limit: Int
+        var withGeometry: Bool
+    }
+
+    /// What a query needs before its rows: a finished answer (counts, ids, extents, statistics), or a page.
+    enum Prepared {
+        case answer(QueryResponse)
+        case page(Page)
+    }
+
     func run(_ db: Database, view: VersionView, anchors: PageAnchors? = nil) throws -> QueryResponse {
+        let page: Page
+        switch try prepare(db, view: view, anchors: anchors) {
+        case .answer(let answer): return answer
+        case .page(let p): page = p
+        }
+        // Rows are read in place from the statement, each column as a `DatabaseValue` (no generic decoding of
+        // optionals per column, no copy of the whole row).
+        let rows = try Row.fetchCursor(db, SQLRequest<Row>(literal: page.sql, cached: true))
+        var exceeded = false
+        var features: [Feature] = []
+        features.reserveCapacity(min(page.limit, 1024))
+        while let row = try rows.next() {
+            guard features.count < page.limit else {
+                exceeded = true
+                break
+            }
+            features.append(try decodedFeature(row, withGeometry: page.withGeometry))
+        }
+        return .features(FeatureSet(
+            objectIdFieldName: layer.objectIdField, globalIdFieldName: layer.globalIdField,
+            geometryType: layer.geometryType?.rawValue, spatialReference: layer.isTable ? nil : outReference,
+            fields: fieldDescriptions(outFields), features: features, exceededTransferLimit: exceeded ? true : nil))
+    }
+
+    /// A row of a page decoded into a feature (the attributes parsed).
+    private func decodedFeature(_ row: Row, withGeometry: Bool) throws -> Feature {
+        let attributes: DatabaseValue = row[0]
+        guard let attributesText = String.fromDatabaseValue(attributes) else {
+            throw ServiceError.internal("A stored feature has no attributes.")
+        }
+        return try feature(attributes: attributesText, geometry: Self.text(row[1]), withGeometry: withGeometry,
+                           envelope: (Self.real(row[2]), Self.real(row[3]), Self.real(row[4]), Self.real(row[5])))
+    }
+
+    /// The answer of `runText`: the feature set's bytes, or any other answer to encode.
+    enum TextAnswer {
+        case bytes([UInt8])
+        case response(QueryResponse)
+    }
+
+    /// The query's answer as Esri JSON bytes, for feature pages written while the rows are read: the head from
+    /// the layer's cache (`AnswerHeads`), each row's stored attribute text copied as it is when
+    /// `StoredAttributesWriter` allows it (else decoded and written by `FeatureSetText`), the point taken from
+    /// the envelope columns when the stored text is exactly theirs. The same bytes as encoding `run`'s answer.
+    func runText(_ db: Database, view: VersionView, anchors: PageAnchors? = nil) throws -> TextAnswer {
+        let page: Page
+        switch try prepare(db, view: view, anchors: anchors) {
+        case .answer(let answer): return .response(answer)
+        case .page(let p): page = p
+        }
+        let spatialReference = layer.isTable ? nil : outReference
+        let entry = layer.answerHeads.entry(AnswerHeads.Key(outFields: outFields, spatialReference: spatialReference)) {
+            var head: [UInt8] = []
+            FeatureSetText.appendHead(objectIdFieldName: layer.objectIdField, globalIdFieldName: layer.globalIdField,
+                                      geometryType: layer.geometryType?.rawValue, spatialReference: spatialReference,
+                                      fields: fieldDescriptions(outFields), to: &head)
+            return AnswerHeads.Entry(head: head, writer: StoredAttributesWriter(outFields: outFields))
+        }
+        var out: [UInt8] = []
+        // Room for the head and a page of up to 128 features as large as the last answer's (a larger page grows it).
+        out.reserveCapacity(entry.head.count + 64 + min(page.limit, 128) * max(layer.answerHeads.featureSize, 64))
+        out.append(contentsOf: entry.head)
+
+        let statement = try SQLRequest<Row>(literal: page.sql, cached: true).makePreparedRequest(db).statement
+        let raw = statement.sqliteStatement
+        let rows = try Row.fetchCursor(statement)
+        var exceeded = false
+        var count = 0
+        var keys = FeatureSetText.AttributeKeys()
+        var scratch = StoredAttributesWriter.Scratch()
+        while let row = try rows.next() {
+            guard count < page.limit else {
+                exceeded = true
+                break
+            }
+            if count > 0 { out.append(UInt8(ascii: ",")) }
+            count += 1
+            let mark = out.count
+            // The attributes text in place in SQLite's row (no String), when it is text.
+            if let writer = entry.writer, let stored = Self.textBytes(raw, 0) {
+                JSON.appendASCII("{\"attributes\":", to: &out)
+                if writer.encode(bytes: stored, into: &out, scratch: &scratch) {
+                    FeatureSetText.appendGeometry(try shape(raw, row, withGeometry: page.withGeometry, scratch: &scratch), to: &out)
+                    out.append(UInt8(ascii: "}"))
+                    continue
+                }
+                out.removeSubrange(mark...)
+            }
+            FeatureSetText.appendFeature(try decodedFeature(row, withGeometry: page.withGeometry), keys: &keys, to: &out)
+        }
+        FeatureSetText.appendTail(exceededTransferLimit: exceeded ? true : nil, to: &out)
+        if count > 0 { layer.answerHeads.featureSize = (out.count - entry.head.count) / count + 1 }
+        return .bytes(out)
+    }
+
+    /// The geometry of the statement's current row (columns 1 to 5), as `decodedFeature` reads it.
+    private func shape(_ raw: SQLiteStatement, _ row: Row, withGeometry: Bool, scratch: inout StoredAttributesWriter.Scratch) throws -> Geometry? {
+        guard withGeometry else { return nil }
+        let envelope = (Self.real(raw, row, 2), Self.real(raw, row, 3), Self.real(raw, row, 4), Self.real(raw, row, 5))
+        // A point whose stored text is exactly its envelope's, compared in place; anything else as `decodedFeature`.
+        if let text = Self.textBytes(raw, 1),
+           let point = RowStore.storedPoint(bytes: text, xmin: envelope.0, ymin: envelope.1, xmax: envelope.2, ymax: envelope.3,
+                                            scratch: &scratch.number) {
+            return Projection.project(.point(point), from: .wgs84, to: outSystem)
+        }
+        return try shape(geometry: Self.text(row[1]), withGeometry: withGeometry, envelope: envelope)
+    }
+
+    /// The bytes of a TEXT column of the statement's current row, in place in SQLite's page (valid until the next
+    /// step). `sqlite3_column_blob` rather than `_text`: the text as it is, without SQLite copying it to add a NUL
+    /// terminator. Nil for other types.
+    @inline(__always)
+    private static func textBytes(_ raw: SQLiteStatement, _ column: Int32) -> UnsafeBufferPointer<UInt8>? {
+        guard sqlite3_column_type(raw, column) == SQLITE_TEXT else { return nil }
+        let count = Int(sqlite3_column_bytes(raw, column))
+        guard count > 0, let start = sqlite3_column_blob(raw, column) else { return nil }
+        return UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
+    /// `real(row[column])` read straight from the statement for the usual types (no `DatabaseValue`).
+    @inline(__always)
+    private static func real(_ raw: SQLiteStatement, _ row: Row, _ column: Int32) -> Double? {
+        switch sqlite3_column_type(raw, column) {
+        case SQLITE_FLOAT: return sqlite3_column_double(raw, column)
+        case SQLITE_INTEGER: return Double(sqlite3_column_int64(raw, column))
+        case SQLITE_NULL: return nil
+        default: return real(row[Int(column)])
+        }
+    }
+
+    /// Everything before reading a page's rows.
+    private func prepare(_ db: Database, view: VersionView, anchors: PageAnchors?) throws -> Prepared {
         let unchanged = try defaultUnchanged(db, view: view)
         var terms = filters()
         if let g = queryGeometry, parameters.spatialRelation != .envelopeIntersects {
@@ -155,10 +345,10 @@ struct QueryPlan {
             && internalFilter == nil && queryGeometry == nil
         let headOnly: SQL = "FROM head h WHERE h.layerKey = \(layer.key) AND h.branch = 0 AND h.isDelete = 0"
 
-        if let stats = parameters.outStatistics, !stats.isEmpty { return try statistics(db, source: source, stats: stats) }
+        if let stats = parameters.outStatistics, !stats.isEmpty { return .answer(try statistics(db, source: source, stats: stats)) }
         if parameters.returnCountOnly && !parameters.returnExtentOnly {
             let sql: SQL = unfiltered ? "SELECT count(*) \(headOnly)" : "SELECT count(*) \(source)"
-            return .count(CountResult(count: try Int.fetchOne(db, SQLRequest<Int>(literal: sql)) ?? 0))
+            return .answer(.count(CountResult(count: try Int.fetchOne(db, SQLRequest<Int>(literal: sql)) ?? 0)))
         }
         if parameters.returnExtentOnly {
             let row = try Row.fetchOne(db, SQLRequest<Row>(literal: "SELECT min(r.xmin), min(r.ymin), max(r.xmax), max(r.ymax), count(*) \(source)"))
@@ -168,11 +358,11 @@ struct QueryPlan {
                     extent = ExtentResult.ExtentJSON(xmin: e.xmin, ymin: e.ymin, xmax: e.xmax, ymax: e.ymax, spatialReference: outReference)
                 }
             }
-            return .extent(ExtentResult(extent: extent, count: row?[4] ?? 0))
+            return .answer(.extent(ExtentResult(extent: extent, count: row?[4] ?? 0)))
         }
         if parameters.returnIdsOnly {
             let ids = try Int64.fetchAll(db, SQLRequest<Int64>(literal: "SELECT r.objectId \(source) ORDER BY \(order)"))
-            return .ids(ObjectIdSet(objectIdFieldName: layer.objectIdField, objectIds: ids))
+            return .answer(.ids(ObjectIdSet(objectIdFieldName: layer.objectIdField, objectIds: ids)))
         }
 
         let cap = layer.maxRecordCount
@@ -187,8 +377,18 @@ struct QueryPlan {
             // Walk the head index in object id order, skip `offset` entries without touching the rows, then
             // fetch only the page's rows.
             if offset >= PageAnchors.threshold, let anchors, case .some(let anchor) = try anchors.objectId(db, layerKey: layer.key, offset: offset) {
-                // The object id at the offset is known: start there.
-                page = "\(select) FROM featureRow r WHERE r.id IN (SELECT h.rowId \(headOnly) AND h.objectId >= \(anchor ?? Int64.max) ORDER BY h.objectId LIMIT \(limit + 1)) ORDER BY r.objectId"
+                // The object id at the offset is known: start there, each head entry joined to its row in the head
+                // index's order (no OFFSET to skip, so no row is touched that is not answered; and no sort: with
+                // `r.id IN (...) ORDER BY r.objectId` SQLite copied the page's rows into a temporary B-tree).
+                page = """
+                    \(select) FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = \(layer.key) AND h.branch = 0 \
+                    AND h.isDelete = 0 AND h.objectId >= \(anchor ?? Int64.max) ORDER BY h.objectId LIMIT \(limit + 1)
+                    """
+            } else if offset == 0 {
+                page = """
+                    \(select) FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = \(layer.key) AND h.branch = 0 \
+                    AND h.isDelete = 0 ORDER BY h.objectId LIMIT \(limit + 1)
+                    """
             } else {
                 page = "\(select) FROM featureRow r WHERE r.id IN (SELECT h.rowId \(headOnly) ORDER BY h.objectId LIMIT \(limit + 1) OFFSET \(offset)) ORDER BY r.objectId"
             }
@@ -206,28 +406,7 @@ struct QueryPlan {
             let ordering: SQL = defaultOrder && view.branch == 0 ? "h.objectId" : order
             page = "\(select) \(source) ORDER BY \(ordering) LIMIT \(limit + 1) OFFSET \(offset)"
         }
-        // Rows are read in place from the statement, each column as a `DatabaseValue` (no generic decoding of
-        // optionals per column, no copy of the whole row).
-        let rows = try Row.fetchCursor(db, SQLRequest<Row>(literal: page, cached: true))
-        var exceeded = false
-        var features: [Feature] = []
-        features.reserveCapacity(min(limit, 1024))
-        while let row = try rows.next() {
-            guard features.count < limit else {
-                exceeded = true
-                break
-            }
-            let attributes: DatabaseValue = row[0]
-            guard let attributesText = String.fromDatabaseValue(attributes) else {
-                throw ServiceError.internal("A stored feature has no attributes.")
-            }
-            features.append(try feature(attributes: attributesText, geometry: Self.text(row[1]), withGeometry: withGeometry,
-                                        envelope: (Self.real(row[2]), Self.real(row[3]), Self.real(row[4]), Self.real(row[5]))))
-        }
-        return .features(FeatureSet(
-            objectIdFieldName: layer.objectIdField, globalIdFieldName: layer.globalIdField,
-            geometryType: layer.geometryType?.rawValue, spatialReference: layer.isTable ? nil : outReference,
-            fields: fieldDescriptions(outFields), features: features, exceededTransferLimit: exceeded ? true : nil))
+        return .page(Page(sql: page, limit: limit, withGeometry: withGeometry))
     }
 
     private static func text(_ value: DatabaseValue) -> String? {
@@ -246,10 +425,6 @@ struct QueryPlan {
 
     func feature(attributes text: String, geometry: String?, withGeometry: Bool,
                  envelope: (Double?, Double?, Double?, Double?) = (nil, nil, nil, nil)) throws -> Feature {
-        if let storedWriter, let encoded = storedWriter.encode(text) {
-            return Feature(encodedAttributes: encoded,
-                           geometry: try shape(geometry: geometry, withGeometry: withGeometry, envelope: envelope))
-        }
         let parsed = try AttributeValue.storedObject(text)
         let members = parsed.root.object?.members ?? []
         var attributes = Attributes()

@@ -30,10 +30,6 @@ public struct QueryParameters: Sendable {
     public var groupByFieldsForStatistics: [String]?
     /// A version name (`owner.name`) or GUID; nil means `sde.DEFAULT`.
     public var gdbVersion: String?
-    /// Not a request parameter: set by a caller that writes the features as Esri JSON bytes itself. Features
-    /// may then come with `encodedAttributes` (the stored text, where it is provably what encoding the
-    /// decoded attributes writes) instead of `attributes`.
-    public var encodedAttributes = false
 
     public init(where whereClause: String? = nil, objectIds: [Int64]? = nil, outFields: [String]? = nil, returnGeometry: Bool = true,
                 geometry: Geometry? = nil, inSR: SpatialReference? = nil, spatialRelation: SpatialRelation = .intersects,
@@ -107,22 +103,10 @@ public struct StatisticDefinition: Sendable, Codable, Equatable {
 public struct Feature: Sendable, Codable, Equatable {
     public var attributes: Attributes
     public var geometry: Geometry?
-    /// Set only when the query asked for it (`QueryParameters.encodedAttributes`) and the stored text allowed
-    /// it (`StoredAttributesWriter`): the attributes object exactly as encoding the decoded attributes would
-    /// write it, `{"name":value,...}`; `attributes` is then left empty. Not part of the Codable form.
-    public var encodedAttributes: [UInt8]?
-
-    private enum CodingKeys: String, CodingKey { case attributes, geometry }
 
     public init(attributes: Attributes, geometry: Geometry? = nil) {
         self.attributes = attributes
         self.geometry = geometry
-    }
-
-    public init(encodedAttributes: [UInt8], geometry: Geometry? = nil) {
-        self.attributes = Attributes()
-        self.geometry = geometry
-        self.encodedAttributes = encodedAttributes
     }
 
     public var objectId: Int64? {

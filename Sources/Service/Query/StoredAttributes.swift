@@ -3,20 +3,22 @@ import Foundation
 /// The query's fast path for attributes: the stored attributes text written to the answer as it is (or
 /// cut into the output fields' values), without parsing it into a tree and writing it again, in the one
 /// case where that is provably the same text as decoding (`QueryPlan.feature`) then encoding
-/// (`Attributes` through `OrderedJSONEncoder` or the server's `FeatureSetBytes`) gives:
+/// (`Attributes` through `OrderedJSONEncoder` or `FeatureSetText`) gives:
 ///
 /// - every output field name is printable ASCII without `"` or `\` (so it is written as `"name"`, and no
 ///   other string is equal to it under Swift's canonical equivalence but ASCII itself), and no two are the same;
 /// - the stored text is one compact object (no white space) whose keys are printable ASCII without escapes,
 ///   all different; so "the last member of that name" is the one member of that name;
 /// - every value is written the way encoding its decoded value writes it: `null`; a string with no escape
-///   and no control character (the text is valid UTF-8, as it comes from a Swift `String`); an integer
+///   and no control character, in valid UTF-8 (the text is read from SQLite as it is, where reading it as a
+///   `String` would repair it, so text with non-ASCII bytes is checked); an integer
 ///   `-?(0|[1-9][0-9]{0,17})` other than `-0` (decoded as an Int, written back digit for digit); or a
 ///   number with a fraction or an exponent that is exactly `Double.description` of its value, finite and
 ///   not integral below 1e15 (decoded as that Double, written back with `description`). `true`, `false`,
 ///   arrays, objects, escapes and any other number form fall back to the slow path.
 ///
-/// The result is the attributes object's bytes, `{"name":value,...}`, or nil (use the slow path).
+/// The result is the attributes object's bytes, `{"name":value,...}`, or nothing (use the slow path).
+
 /// Finds the output fields among a stored object's members one after another. Stored objects hold each
 /// field once, in field order: looking on from where the previous field was found (and wrapping round)
 /// finds each in one step when the orders agree, and still finds it when they do not.
@@ -60,83 +62,114 @@ struct StoredAttributesWriter: Sendable {
         self.names = names
     }
 
+    /// The attributes object's bytes, or nil (use the slow path).
     func encode(_ text: String) -> [UInt8]? {
         var text = text
-        return text.withUTF8 { encode(bytes: $0) }
+        var out: [UInt8] = []
+        var scratch = Scratch()
+        return text.withUTF8 { encode(bytes: $0, into: &out, scratch: &scratch) } ? out : nil
     }
 
     /// One member of the stored object: where its key (between the quotes) and its value are.
-    private struct Member {
+    struct Member {
         var keyStart: Int
         var keyEnd: Int
         var valueStart: Int
         var valueEnd: Int
     }
 
-    func encode(bytes s: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        let n = s.count
-        guard n >= 2, s[0] == UInt8(ascii: "{"), s[n - 1] == UInt8(ascii: "}") else { return nil }
+    /// Working storage kept from row to row of a page (no allocation per row).
+    struct Scratch {
         var members: [Member] = []
-        members.reserveCapacity(names.count)
+        /// A number's text as the core's writer makes it (`canonicalNumber`, `RowStore.storedPoint`).
+        var number: [UInt8] = []
+    }
+
+    /// Appends the attributes object to `out` and answers true; or answers false, `out` untouched (use the
+    /// slow path).
+    func encode(bytes s: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], scratch: inout Scratch) -> Bool {
+        let n = s.count
+        guard n >= 2, s[0] == UInt8(ascii: "{"), s[n - 1] == UInt8(ascii: "}") else { return false }
+        scratch.members.removeAll(keepingCapacity: true)
+        var nonASCII = false
         var p = 1
         if s[p] != UInt8(ascii: "}") {
             while true {
                 // Key.
-                guard p < n, s[p] == UInt8(ascii: "\"") else { return nil }
-                p += 1
-                let keyStart = p
-                while p < n, s[p] != UInt8(ascii: "\"") {
-                    let b = s[p]
-                    guard b >= 0x20, b < 0x7F, b != UInt8(ascii: "\\") else { return nil }
+                guard p < n, s[p] == UInt8(ascii: "\"") else { return false }
+                let keyStart: Int, keyEnd: Int
+                let index = scratch.members.count
+                if index < keys.count, Self.hasPrefix(s, at: p, keys[index]) {
+                    // `"name":` of the output field of the same position (stored objects hold the fields in
+                    // order): the bytes the loop below would have accepted, so it is skipped.
+                    keyStart = p + 1
+                    keyEnd = keyStart + names[index].count
+                    p += keys[index].count
+                } else {
+                    p += 1
+                    keyStart = p
+                    while p < n, s[p] != UInt8(ascii: "\"") {
+                        let b = s[p]
+                        guard b >= 0x20, b < 0x7F, b != UInt8(ascii: "\\") else { return false }
+                        p += 1
+                    }
+                    guard p < n else { return false }
+                    keyEnd = p
+                    p += 1
+                    guard p < n, s[p] == UInt8(ascii: ":") else { return false }
                     p += 1
                 }
-                guard p < n else { return nil }
-                let keyEnd = p
-                p += 1
-                guard p < n, s[p] == UInt8(ascii: ":") else { return nil }
-                p += 1
                 // Value.
                 let valueStart = p
-                guard p < n else { return nil }
+                guard p < n else { return false }
                 switch s[p] {
                 case UInt8(ascii: "n"):
-                    guard p + 4 <= n, s[p + 1] == UInt8(ascii: "u"), s[p + 2] == UInt8(ascii: "l"), s[p + 3] == UInt8(ascii: "l") else { return nil }
+                    guard p + 4 <= n, s[p + 1] == UInt8(ascii: "u"), s[p + 2] == UInt8(ascii: "l"), s[p + 3] == UInt8(ascii: "l") else { return false }
                     p += 4
                 case UInt8(ascii: "\""):
                     p += 1
-                    while p < n, s[p] != UInt8(ascii: "\"") {
-                        let b = s[p]
-                        guard b >= 0x20, b != UInt8(ascii: "\\") else { return nil }
-                        p += 1
+                    string: while true {
+                        // Eight bytes at a time while none of them needs a look (`plainWord`).
+                        while p + 8 <= n, Self.plainWord(UnsafeRawPointer(s.baseAddress! + p).loadUnaligned(as: UInt64.self)) { p += 8 }
+                        // Then byte by byte to the end of the word (or of the text).
+                        let end = min(p + 8, n)
+                        guard p < end else { return false }
+                        while p < end {
+                            let b = s[p]
+                            if b == UInt8(ascii: "\"") { break string }
+                            guard b >= 0x20, b != UInt8(ascii: "\\") else { return false }
+                            if b >= 0x80 { nonASCII = true }
+                            p += 1
+                        }
                     }
-                    guard p < n else { return nil }
                     p += 1
                 case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    guard let end = Self.canonicalNumber(s, from: p) else { return nil }
+                    guard let end = Self.canonicalNumber(s, from: p, scratch: &scratch.number) else { return false }
                     p = end
                 default:
-                    return nil
+                    return false
                 }
-                members.append(Member(keyStart: keyStart, keyEnd: keyEnd, valueStart: valueStart, valueEnd: p))
-                guard p < n else { return nil }
+                scratch.members.append(Member(keyStart: keyStart, keyEnd: keyEnd, valueStart: valueStart, valueEnd: p))
+                guard p < n else { return false }
                 if s[p] == UInt8(ascii: ",") { p += 1; continue }
                 if s[p] == UInt8(ascii: "}") { break }
-                return nil
+                return false
             }
         }
-        guard p == n - 1 else { return nil }
+        guard p == n - 1 else { return false }
+        if nonASCII && !Self.isValidUTF8(s) { return false }
 
+        let members = scratch.members
         // The stored keys are exactly the output fields, in order: the text is the answer.
         if members.count == names.count && zip(members, names).allSatisfy({ Self.equal(s, $0.keyStart, $0.keyEnd, $1) }) {
-            return Array(s)
+            out.append(contentsOf: s)
+            return true
         }
         // Otherwise each output field takes its member's value (null when there is none); the keys must all
         // differ.
         for i in members.indices {
-            for j in (i + 1)..<members.count where Self.equal(s, members[i], members[j]) { return nil }
+            for j in (i + 1)..<members.count where Self.equal(s, members[i], members[j]) { return false }
         }
-        var out: [UInt8] = []
-        out.reserveCapacity(n + names.count * 8)
         out.append(UInt8(ascii: "{"))
         var cursor = FieldOrderCursor()
         for (index, name) in names.enumerated() {
@@ -150,7 +183,41 @@ struct StoredAttributesWriter: Sendable {
             }
         }
         out.append(UInt8(ascii: "}"))
-        return out
+        return true
+    }
+
+    /// True when none of the eight bytes of `word` is `"`, `\`, a control character (below 0x20) or non-ASCII
+    /// (0x80 and above): the string scan may pass them all. The tests for "some byte is zero" and "some byte is
+    /// below n" (n <= 0x80) on a whole word, as in Hacker's Delight and Sean Anderson's "Bit Twiddling Hacks": exact
+    /// for whether any byte matches (the borrows they propagate only mark bytes above a true match).
+    @inline(__always)
+    static func plainWord(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word) | word
+        return special & high == 0
+    }
+
+    @inline(__always)
+    private static func hasPrefix(_ s: UnsafeBufferPointer<UInt8>, at p: Int, _ prefix: [UInt8]) -> Bool {
+        guard p + prefix.count <= s.count else { return false }
+        return prefix.withUnsafeBufferPointer { b in memcmp(s.baseAddress! + p, b.baseAddress!, prefix.count) == 0 }
+    }
+
+    /// True when the bytes are well-formed UTF-8 (the standard library's decoder, which reading them as a
+    /// `String` repairs with U+FFFD where it reports an error).
+    static func isValidUTF8(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
+        var iterator = s.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 
     private static func equal(_ s: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ name: [UInt8]) -> Bool {
@@ -166,7 +233,8 @@ struct StoredAttributesWriter: Sendable {
 
     /// The end of the number at `start` when it is written exactly as encoding its decoded value writes it
     /// (see the type's comment); nil otherwise.
-    static func canonicalNumber(_ s: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    /// `scratch` holds the number's text as the writer makes it (kept from call to call).
+    static func canonicalNumber(_ s: UnsafeBufferPointer<UInt8>, from start: Int, scratch written: inout [UInt8]) -> Int? {
         var p = start
         let n = s.count
         var isInteger = true
@@ -189,8 +257,7 @@ struct StoredAttributesWriter: Sendable {
         // A fraction or an exponent: the text must be exactly what the core's writer makes of the Double it
         // reads as (an integral value below 1e15 is written as an integer, so it never matches).
         guard token.count <= 32, let d = Double(String(decoding: token, as: UTF8.self)), d.isFinite else { return nil }
-        var written: [UInt8] = []
-        written.reserveCapacity(32)
+        written.removeAll(keepingCapacity: true)
         JSON.appendDouble(d, to: &written)
         guard written.elementsEqual(token) else { return nil }
         return p

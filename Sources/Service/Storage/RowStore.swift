@@ -97,18 +97,25 @@ enum RowStore {
     /// point gives (`{"x":X,"y":Y}`, numbers as `JSON.text` writes them): then parsing the text would give
     /// the same point, so it is not parsed. Nil otherwise (the caller parses).
     static func storedPoint(_ text: String, xmin: Double?, ymin: Double?, xmax: Double?, ymax: Double?) -> Point? {
-        guard text.hasPrefix("{\"x\":"), let xmin, let ymin, xmin == xmax, ymin == ymax, xmin.isFinite, ymin.isFinite else { return nil }
+        var stored = text
+        var scratch: [UInt8] = []
+        return stored.withUTF8 { storedPoint(bytes: $0, xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax, scratch: &scratch) }
+    }
+
+    /// `storedPoint` of the stored text's bytes; `scratch` holds the expected text (kept from call to call).
+    static func storedPoint(bytes stored: UnsafeBufferPointer<UInt8>, xmin: Double?, ymin: Double?, xmax: Double?, ymax: Double?,
+                            scratch expected: inout [UInt8]) -> Point? {
+        guard stored.count > 5, stored[0] == UInt8(ascii: "{"), stored[1] == UInt8(ascii: "\""), stored[2] == UInt8(ascii: "x"),
+              stored[3] == UInt8(ascii: "\""), stored[4] == UInt8(ascii: ":"),
+              let xmin, let ymin, xmin == xmax, ymin == ymax, xmin.isFinite, ymin.isFinite else { return nil }
         // The text the core's writer makes of this point (the writer that stored it).
-        var expected: [UInt8] = []
-        expected.reserveCapacity(48)
+        expected.removeAll(keepingCapacity: true)
         JSON.appendASCII("{\"x\":", to: &expected)
         JSON.appendDouble(xmin, to: &expected)
         JSON.appendASCII(",\"y\":", to: &expected)
         JSON.appendDouble(ymin, to: &expected)
         expected.append(UInt8(ascii: "}"))
-        var stored = text
-        let same = stored.withUTF8 { $0.elementsEqual(expected) }
-        guard same else { return nil }
+        guard stored.elementsEqual(expected) else { return nil }
         // Parsing that text gives the same values, except that -0 is written (and so read back) as 0.
         return Point(x: xmin == 0 ? 0 : xmin, y: ymin == 0 ? 0 : ymin)
     }
