@@ -97,6 +97,13 @@ import Testing
         try #"{"overrides": [{"files": ["*.json"], "rules": {"popup/*": "off"}}]}"#.write(to: dir.appendingPathComponent(".maprules.json"), atomically: true, encoding: .utf8)
         let overridden = try CLI.run(["lint", map, "--format", "json"], in: dir)
         #expect(!diagnostics(try report(overridden)).contains { ($0["ruleId"] as? String)?.hasPrefix("popup/") == true })
+        // Off for the file but on again for one layer: the rule still runs, and reports about that layer only.
+        try #"{"rules": {"popup/*": "off"}, "overrides": [{"layers": ["Trees_1234"], "rules": {"popup/unknown-field": "error"}}]}"#
+            .write(to: dir.appendingPathComponent(".maprules.json"), atomically: true, encoding: .utf8)
+        let perLayer = diagnostics(try report(try CLI.run(["lint", map, "--format", "json"], in: dir)))
+        #expect(perLayer.map { $0["ruleId"] as? String } == ["popup/unknown-field"], "\(perLayer)")
+        let offAgain = try CLI.run(["lint", map, "--format", "json", "--rule", "popup/unknown-field=off"], in: dir)
+        #expect(diagnostics(try report(offAgain)).isEmpty)
         try #"{"rules": {"popup/unknwn-field": "off"}}"#.write(to: dir.appendingPathComponent(".maprules.json"), atomically: true, encoding: .utf8)
         let invalid = try CLI.run(["lint", map], in: dir)
         #expect(invalid.exitCode == 2)

@@ -62,6 +62,26 @@ public struct RuleConfiguration: Sendable {
         return nil
     }
 
+    /// True when `ruleId` is off for every finding in `path`, whatever layer it is about: the linter does not
+    /// run such a rule at all. (An override for some layers that turns it on keeps it running.)
+    public func isOff(_ ruleId: String, path: String) -> Bool {
+        if let s = Self.lookup(commandLine, ruleId) { return s == .off }
+        var setting = Self.lookup(rules, ruleId)
+        if !overrides.isEmpty {
+            let relative = Glob.relativePath(of: path, to: baseDirectory)
+            for override in overrides {
+                guard let s = Self.lookup(override.rules, ruleId) else { continue }
+                if !override.files.isEmpty, !override.files.contains(where: { Glob.matches($0, relative) }) { continue }
+                if override.layers.isEmpty {
+                    setting = s
+                } else if s != .off {
+                    return false
+                }
+            }
+        }
+        return setting == .off
+    }
+
     /// The setting for an exact ID, else for its family wildcard (`popup/*`), else `*`.
     static func lookup(_ table: [String: RuleSetting], _ id: String) -> RuleSetting? {
         if table.isEmpty { return nil }

@@ -111,9 +111,15 @@ public final class Linter: @unchecked Sendable {
     public func lint(path: String, displayPath: String? = nil, text: SourceText, isExplicit: Bool) throws -> FileReport? {
         guard let prepared = try prepare(path: path, displayPath: displayPath, text: text, isExplicit: isExplicit) else { return nil }
         let context = prepared.context
-        for rule in RuleCatalog.documentRules { rule.check(context) }
+        let configuration = context.configuration
+        // A rule turned off for the whole file is not run (its findings would all be dropped).
+        for rule in RuleCatalog.documentRules where !configuration.isOff(rule.description.id, path: context.path) {
+            rule.check(context)
+        }
         if let map = prepared.map {
-            for rule in RuleCatalog.mapRules { rule.check(map) }
+            for rule in RuleCatalog.mapRules where !configuration.isOff(rule.description.id, path: context.path) {
+                rule.check(map)
+            }
         }
         return FileReport(path: context.path, kind: prepared.kind, diagnostics: context.diagnostics.sorted(by: Diagnostic.reportOrder))
     }
