@@ -113,11 +113,11 @@ public final class Linter: @unchecked Sendable {
         let context = prepared.context
         let configuration = context.configuration
         // A rule turned off for the whole file is not run (its findings would all be dropped).
-        for rule in RuleCatalog.documentRules where !configuration.isOff(rule.description.id, path: context.path) {
+        for (rule, id) in RuleCatalog.documentRulesWithIds where !configuration.isOff(id, path: context.path) {
             rule.check(context)
         }
         if let map = prepared.map {
-            for rule in RuleCatalog.mapRules where !configuration.isOff(rule.description.id, path: context.path) {
+            for (rule, id) in RuleCatalog.mapRulesWithIds where !configuration.isOff(id, path: context.path) {
                 rule.check(map)
             }
         }

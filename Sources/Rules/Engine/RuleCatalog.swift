@@ -8,6 +8,10 @@ public enum RuleCatalog {
     public static let mapRules: [any MapRule.Type] =
         schemaRules + mapFamilyRules + layerRules + addFeatureRules + popupRules + relatedRules + attachmentsRules
 
+    /// The rules with their IDs, read once (reading a rule's description copies all of it, examples included).
+    static let documentRulesWithIds = documentRules.map { ($0, $0.description.id) }
+    static let mapRulesWithIds = mapRules.map { ($0, $0.description.id) }
+
     public static var versionRules: [any VersionRule.Type] { versionFamilyRules }
 
     /// All rules, in catalogue order (family by family).
