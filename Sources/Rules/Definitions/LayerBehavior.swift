@@ -72,13 +72,16 @@ public final class LayerBehavior: Sendable {
         var facts: [FieldInfoFacts] = []
         facts.reserveCapacity(popup.fieldInfos.count)
         for info in popup.fieldInfos {
+            let name = info.fieldName
+            let isExpression = info.isExpression
+            let isRelationshipField = info.isRelationshipField
             var fieldIndex = -1
-            if let table, let name = info.fieldName, !info.isExpression, !info.isRelationshipField {
+            if let table, let name, !isExpression, !isRelationshipField {
                 fieldIndex = table.indexOfField(named: name) ?? -1
             }
-            facts.append(FieldInfoFacts(fieldIndex: fieldIndex, hasFieldName: info.fieldName != nil, isVisible: info.visible,
-                                        isEditable: info.isEditable, isExpression: info.isExpression,
-                                        isRelationshipField: info.isRelationshipField))
+            facts.append(FieldInfoFacts(fieldIndex: fieldIndex, hasFieldName: name != nil, isVisible: info.visible,
+                                        isEditable: info.isEditable, isExpression: isExpression,
+                                        isRelationshipField: isRelationshipField))
         }
         return facts
     }

@@ -2,10 +2,18 @@ import WebMap
 
 /// One relationship of a layer as the related/ rules see it: the layer that has it, how the app uses it
 /// (from `MapBehavior.relationships(of:)`), and the words and place a diagnostic about it uses.
-struct RelationshipFinding {
+final class RelationshipFinding {
+    // A class: the related/ rules each walk every finding of the map, and a struct copy would retain the
+    // map's behaviour, the layer and the relationship's strings at every step.
     let map: MapBehavior
     let layer: LayerBehavior
     let use: RelationshipUse
+
+    init(map: MapBehavior, layer: LayerBehavior, use: RelationshipUse) {
+        self.map = map
+        self.layer = layer
+        self.use = use
+    }
 
     /// The relationships the related/ rules look at: those of pop-up enabled, service-backed layers and
     /// tables whose metadata is known (`relationships(of:)` answers none for the others). A layer whose
