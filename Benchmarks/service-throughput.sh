@@ -8,7 +8,7 @@
 #       median time of each, and the ratio large / small; target <= 1.2
 # Each figure is printed beside the raw SQLite figure for the same work, with Python's sqlite3 on the same
 # database file: the service's page SELECT, the same rows inserted in 500-row transactions, one version row.
-# Data (git-ignored, Benchmarks/generated/service/): three sample folders made from Samples/DamageAssessment by
+# Data (git-ignored, Benchmarks/generated-service/): three sample folders made from Samples/DamageAssessment by
 # Benchmarks/service_bench.py, and three databases made from them by `maprules serve` itself (the 1,000,000
 # rows by copying the 1,000 rows it loaded, in bulk, in SQLite), kept while the generator, the sample and the
 # schema stay the same; every run measures fresh copies.
@@ -21,8 +21,8 @@
 # Environment: MAPRULES (a prebuilt binary; skips the build), BENCH_SECONDS (wrk's measured run, default 10),
 #   BENCH_CONNECTIONS (wrk's connections, default 8), BENCH_VERSION_RUNS (versions created per database,
 #   default 40), BENCH_RUNS (runs of (b), best kept; default 3), BENCH_NO_INSTALL=1 (never run apt-get for wrk),
-#   BENCH_KEEP=1 (keep the measured database copies in Benchmarks/generated/service/run).
-# Disk: about 0.9 GB kept in Benchmarks/generated/service/databases, as much again while it runs.
+#   BENCH_KEEP=1 (keep the measured database copies in Benchmarks/generated-service/run).
+# Disk: about 0.9 GB kept in Benchmarks/generated-service/databases, as much again while it runs.
 # Exit: 0 measured (and, with --strict, every target met); 1 a target missed under --strict; 2 could not run.
 set -euo pipefail
 
@@ -33,7 +33,7 @@ seconds="${BENCH_SECONDS:-10}"
 connections="${BENCH_CONNECTIONS:-8}"
 version_runs="${BENCH_VERSION_RUNS:-40}"
 runs="${BENCH_RUNS:-3}"
-generated="Benchmarks/generated/service"
+generated="Benchmarks/generated-service"
 query_rows=100000
 small_rows=1000
 large_rows=1000000
