@@ -107,8 +107,7 @@ public struct PopupFieldInfos: RandomAccessCollection, Sendable {
     }
 
     @usableFromInline let entries: [Entry]
-    /// The pointer of the pop-up (an entry's own pointer is built only when a diagnostic needs it); for an
-    /// entry made on its own, that entry's pointer.
+    /// The pointer of the pop-up (an entry's own pointer is built only when a diagnostic needs it).
     let popupPointer: JSONPointer
 
     init(entries: [Entry], popupPointer: JSONPointer) {
@@ -129,11 +128,6 @@ public struct PopupFieldInfo: Sendable {
         self.position = position
     }
 
-    /// An entry on its own (not read from a pop-up's list), found at `pointer`.
-    public init(node: JSONNode, pointer: JSONPointer) {
-        self.init(storage: PopupFieldInfoStorage(entries: [.init(node: node, index: -1)], popupPointer: pointer), position: 0)
-    }
-
     /// True when this is the entry at `position` of `list` (rather than of another pop-up's list).
     @inlinable public func isEntry(of list: PopupFieldInfos) -> Bool { storage === list.storage }
 
@@ -146,10 +140,7 @@ public struct PopupFieldInfo: Sendable {
     /// True for a `relationships/...` entry.
     @inlinable public var isRelationshipField: Bool { storage.entries[position].isRelationshipField }
 
-    public var pointer: JSONPointer {
-        let index = storage.entries[position].index
-        return index < 0 ? storage.popupPointer : storage.popupPointer.appending("fieldInfos", index)
-    }
+    public var pointer: JSONPointer { storage.popupPointer.appending("fieldInfos", storage.entries[position].index) }
 
     @inlinable public var label: String? { storage.entries[position].label }
     /// `textbox`, `textarea` or `richtext`.
