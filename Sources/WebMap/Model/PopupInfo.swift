@@ -44,8 +44,8 @@ public final class PopupInfo: Sendable {
 /// list shared by all of them: a pop-up has dozens of entries, and an object for each would be as many
 /// allocations for every pop-up of every map.
 public struct PopupFieldInfos: RandomAccessCollection, Sendable {
-    // The accessors are inlinable (and the storage visible to them) so that rules walking the entries in
-    // other modules read them in place, without retaining the shared list at every step.
+    // The accessors are inlinable (and the storage visible to them): the rules, in another module, walk the
+    // entries of every pop-up of every map, and are compiled against these few lines instead of calling them.
     @usableFromInline let storage: PopupFieldInfoStorage
 
     init(list: JSONNode?, popupPointer: JSONPointer) {
