@@ -6,16 +6,19 @@ import WebMap
 extension ServiceCore {
     /// `<layer>/query`. Reads the version named by `gdbVersion` (DEFAULT when nil) as the caller may see it.
     public func query(service name: String, layer layerId: Int, _ parameters: QueryParameters, as caller: Caller) async throws -> QueryResponse {
+        let query = try prepareQuery(service: name, layer: layerId, parameters, as: caller)
+        return try await database.read { db in try query.plan.run(db, view: query.view(db), anchors: query.anchors) }
+    }
+
+    /// What both answers of `<layer>/query` start from: the caller's right to query checked, the plan made.
+    private func prepareQuery(service name: String, layer layerId: Int, _ parameters: QueryParameters,
+                              as caller: Caller) throws -> PreparedQuery {
         let service = try self.service(name)
         let layer = try service.layer(layerId)
         let policy = AccessPolicy(core: self, service: service, caller: caller)
         try policy.requireQuery()
         let plan = try QueryPlan(layer: layer, parameters: parameters, policy: policy)
-        let anchors = pageAnchors
-        return try await database.read { db in
-            let version = try Self.resolveVersion(db, service: service, name: parameters.gdbVersion, policy: policy)
-            return try plan.run(db, view: VersionView(version), anchors: anchors)
-        }
+        return PreparedQuery(plan: plan, service: service, policy: policy, versionName: parameters.gdbVersion, anchors: pageAnchors)
     }
 
     /// `<layer>/query` answered as compact Esri JSON (`f=json`): byte for byte what `OrderedJSONEncoder` makes of
@@ -27,17 +30,11 @@ extension ServiceCore {
     /// answer time); call it from the concurrency pool, never from an event loop. Any other query is read on the
     /// reader queue, so that a long one does not hold one of the pool's few threads.
     public func queryText(service name: String, layer layerId: Int, _ parameters: QueryParameters, as caller: Caller) async throws -> [UInt8] {
-        let service = try self.service(name)
-        let layer = try service.layer(layerId)
-        let policy = AccessPolicy(core: self, service: service, caller: caller)
-        try policy.requireQuery()
-        let plan = try QueryPlan(layer: layer, parameters: parameters, policy: policy)
-        let anchors = pageAnchors
+        let query = try prepareQuery(service: name, layer: layerId, parameters, as: caller)
         let read: @Sendable (Database) throws -> QueryPlan.TextAnswer = { db in
-            let version = try Self.resolveVersion(db, service: service, name: parameters.gdbVersion, policy: policy)
-            return try plan.runText(db, view: VersionView(version), anchors: anchors)
+            try query.plan.runText(db, view: query.view(db), anchors: query.anchors)
         }
-        let answer = plan.isShortRead ? try readHere(read) : try await database.read(read)
+        let answer = query.plan.isShortRead ? try readHere(read) : try await database.read(read)
         switch answer {
         case .bytes(let bytes):
             return bytes
@@ -503,5 +500,19 @@ struct QueryPlan {
         let fields: [JSON] = zip(outNames, outTypes).map { .object([("name", .string($0)), ("type", .string($1)), ("alias", .string($0))]) }
         return .statistics(FeatureSet(objectIdFieldName: layer.objectIdField, globalIdFieldName: nil, geometryType: nil, spatialReference: nil,
                                       fields: fields, features: features, exceededTransferLimit: nil))
+    }
+}
+
+/// A `<layer>/query` ready to read: its plan, and the version it reads as the caller may see it.
+private struct PreparedQuery: Sendable {
+    let plan: QueryPlan
+    let service: ServiceModel
+    let policy: AccessPolicy
+    /// `gdbVersion` (DEFAULT when nil).
+    let versionName: String?
+    let anchors: PageAnchors
+
+    func view(_ db: Database) throws -> VersionView {
+        VersionView(try ServiceCore.resolveVersion(db, service: service, name: versionName, policy: policy))
     }
 }
