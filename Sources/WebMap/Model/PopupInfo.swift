@@ -11,16 +11,18 @@ public final class PopupInfo: Sendable {
         fieldInfos = PopupFieldInfos(list: node["fieldInfos"], popupPointer: pointer)
         // Entries keep the pop-up's pointer and their index: their own pointer is built only when a
         // diagnostic names it.
-        popupElements = Self.objects(in: node["popupElements"]) { PopupElement(node: $1, popup: pointer, index: $0) }
-        expressionInfos = Self.objects(in: node["expressionInfos"]) { ExpressionInfo(node: $1, popup: pointer, index: $0) }
+        popupElements = Self.entries(of: "popupElements", in: node, popup: pointer)
+        expressionInfos = Self.entries(of: "expressionInfos", in: node, popup: pointer)
     }
 
-    /// The object entries of the array `list` (when it is one), made into views with their index.
-    private static func objects<T>(in list: JSONNode?, _ make: (Int, JSONNode) -> T) -> [T] {
-        guard let entries = list?.array, !entries.isEmpty else { return [] }
-        var result: [T] = []
+    /// The object entries of the array `list` of the pop-up (when it is one).
+    private static func entries(of list: String, in node: JSONNode, popup: JSONPointer) -> [PopupListEntry] {
+        guard let entries = node[list]?.array, !entries.isEmpty else { return [] }
+        var result: [PopupListEntry] = []
         result.reserveCapacity(entries.count)
-        for (index, entry) in entries.enumerated() where entry.object != nil { result.append(make(index, entry)) }
+        for (index, entry) in entries.enumerated() where entry.object != nil {
+            result.append(PopupListEntry(node: entry, popup: popup, list: list, index: index))
+        }
         return result
     }
 
@@ -153,35 +155,32 @@ public struct PopupFieldInfo: Sendable {
     }
 }
 
-public struct PopupElement: Sendable {
+/// An object entry of one of a pop-up's lists (`popupElements`, `expressionInfos`). It keeps the pop-up's
+/// pointer, the list's name and its index: its own pointer is made only when a diagnostic names it.
+public struct PopupListEntry: Sendable {
     public let node: JSONNode
-    /// The pop-up's pointer and the index in its `popupElements`.
     private let popup: JSONPointer
+    private let list: String
     private let index: Int
 
-    init(node: JSONNode, popup: JSONPointer, index: Int) {
+    init(node: JSONNode, popup: JSONPointer, list: String, index: Int) {
         self.node = node
         self.popup = popup
+        self.list = list
         self.index = index
     }
 
-    public var pointer: JSONPointer { popup.appending("popupElements", index) }
-    /// `fields`, `text`, `media`, `attachments`, `relationship`, `expression`...
-    public var type: String? { node["type"]?.string }
+    public var pointer: JSONPointer { popup.appending(list, index) }
 }
 
-public struct ExpressionInfo: Sendable {
-    public let node: JSONNode
-    /// The pop-up's pointer and the index in its `expressionInfos`.
-    private let popup: JSONPointer
-    private let index: Int
+/// An entry of `popupElements`.
+public typealias PopupElement = PopupListEntry
+/// An entry of `expressionInfos`.
+public typealias ExpressionInfo = PopupListEntry
 
-    init(node: JSONNode, popup: JSONPointer, index: Int) {
-        self.node = node
-        self.popup = popup
-        self.index = index
-    }
-
-    public var pointer: JSONPointer { popup.appending("expressionInfos", index) }
+extension PopupListEntry {
+    /// Of a pop-up element: `fields`, `text`, `media`, `attachments`, `relationship`, `expression`...
+    public var type: String? { node["type"]?.string }
+    /// Of an expression: the name `expression/NAME` refers to.
     public var name: String? { node["name"]?.string }
 }
