@@ -56,8 +56,16 @@ public final class LayerBehavior: Sendable {
         if let popup, info.isEntry(of: popup.fieldInfos), info.position < fieldInfoFacts.count {
             return field(at: info.position)
         }
-        guard let table, let name = info.fieldName, !info.isExpression, !info.isRelationshipField else { return nil }
-        return table.field(named: name)
+        guard let table, let index = Self.fieldIndex(name: info.fieldName, isExpression: info.isExpression,
+                                                     isRelationshipField: info.isRelationshipField, in: table) else { return nil }
+        return table.fields[index]
+    }
+
+    /// The index in `table.fields` of the field an entry names: none for `expression/...` and
+    /// `relationships/...` entries.
+    private static func fieldIndex(name: String?, isExpression: Bool, isRelationshipField: Bool, in table: LayerMetadata) -> Int? {
+        guard let name, !isExpression, !isRelationshipField else { return nil }
+        return table.indexOfField(named: name)
     }
 
     /// The service field of the entry at `position` of `popup.fieldInfos` (see `field(of:)`).
@@ -75,10 +83,9 @@ public final class LayerBehavior: Sendable {
             let name = info.fieldName
             let isExpression = info.isExpression
             let isRelationshipField = info.isRelationshipField
-            var fieldIndex = -1
-            if let table, let name, !isExpression, !isRelationshipField {
-                fieldIndex = table.indexOfField(named: name) ?? -1
-            }
+            let fieldIndex = table.flatMap {
+                Self.fieldIndex(name: name, isExpression: isExpression, isRelationshipField: isRelationshipField, in: $0)
+            } ?? -1
             facts.append(FieldInfoFacts(fieldIndex: fieldIndex, hasFieldName: name != nil, isVisible: info.visible,
                                         isEditable: info.isEditable, isExpression: isExpression,
                                         isRelationshipField: isRelationshipField))
