@@ -44,16 +44,9 @@ public struct RuleConfiguration: Sendable {
 
     /// The severity of `ruleId` for a finding in `path` about `layer`, or nil when the rule is off there.
     public func severity(of ruleId: String, default defaultSeverity: Severity, path: String, layer: MapLayer?) -> Severity? {
-        var setting = RuleSetting.severity(defaultSeverity)
-        if let s = Self.lookup(rules, ruleId) { setting = s }
-        if !overrides.isEmpty {
-            let relative = Glob.relativePath(of: path, to: baseDirectory)
-            for override in overrides {
-                guard let s = Self.lookup(override.rules, ruleId) else { continue }
-                if !override.files.isEmpty, !override.files.contains(where: { Glob.matches($0, relative) }) { continue }
-                if !override.layers.isEmpty {
-                    guard let layer, override.layers.contains(where: { $0 == layer.id || $0 == layer.title }) else { continue }
-                }
+        var setting = Self.lookup(rules, ruleId) ?? .severity(defaultSeverity)
+        forEachOverride(of: ruleId, path: path) { s, layers in
+            if layers.isEmpty || (layer.map { layer in layers.contains { $0 == layer.id || $0 == layer.title } } ?? false) {
                 setting = s
             }
         }
@@ -67,19 +60,23 @@ public struct RuleConfiguration: Sendable {
     public func isOff(_ ruleId: String, path: String) -> Bool {
         if let s = Self.lookup(commandLine, ruleId) { return s == .off }
         var setting = Self.lookup(rules, ruleId)
-        if !overrides.isEmpty {
-            let relative = Glob.relativePath(of: path, to: baseDirectory)
-            for override in overrides {
-                guard let s = Self.lookup(override.rules, ruleId) else { continue }
-                if !override.files.isEmpty, !override.files.contains(where: { Glob.matches($0, relative) }) { continue }
-                if override.layers.isEmpty {
-                    setting = s
-                } else if s != .off {
-                    return false
-                }
-            }
+        var onForSomeLayer = false
+        forEachOverride(of: ruleId, path: path) { s, layers in
+            if layers.isEmpty { setting = s } else if s != .off { onForSomeLayer = true }
         }
-        return setting == .off
+        return !onForSomeLayer && setting == .off
+    }
+
+    /// Calls `body`, in order, with the setting of each override that names `ruleId` and applies to the file at
+    /// `path`, and the layer ids or titles it is limited to (empty: every layer).
+    private func forEachOverride(of ruleId: String, path: String, _ body: (RuleSetting, [String]) -> Void) {
+        guard !overrides.isEmpty else { return }
+        let relative = Glob.relativePath(of: path, to: baseDirectory)
+        for override in overrides {
+            guard let s = Self.lookup(override.rules, ruleId) else { continue }
+            if !override.files.isEmpty, !override.files.contains(where: { Glob.matches($0, relative) }) { continue }
+            body(s, override.layers)
+        }
     }
 
     /// The setting for an exact ID, else for its family wildcard (`popup/*`), else `*`.

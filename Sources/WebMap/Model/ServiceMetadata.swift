@@ -332,9 +332,8 @@ public final class LayerMetadata: Sendable {
     /// True when `field` is maintained by the service: the object id, the global id, or editor tracking.
     public func isSystemMaintained(_ field: FieldDefinition) -> Bool {
         if field.type == .oid || field.type == .globalID { return true }
-        let names = [objectIdField, globalIdField, editFieldsInfo?.creationDateField, editFieldsInfo?.creatorField,
-                     editFieldsInfo?.editDateField, editFieldsInfo?.editorField]
-        return names.contains { $0?.equalsIgnoringCase(field.name) == true }
+        if objectIdField?.equalsIgnoringCase(field.name) == true || globalIdField?.equalsIgnoringCase(field.name) == true { return true }
+        return editFieldsInfo?.fieldNames.contains { $0.equalsIgnoringCase(field.name) } ?? false
     }
 
     /// Applies the web map's `layerDefinition` overrides (capabilities, scales) to the service's metadata.
