@@ -40,24 +40,7 @@ public final class SourceText: @unchecked Sendable {
 
     /// True when the bytes contain "{{" anywhere (a cheap test before looking for template placeholders).
     public var containsDoubleOpeningBrace: Bool {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, buffer.count > 1 else { return false }
-            // Sixteen positions at a time: each byte compared with "{" beside the byte after it. (memchr to
-            // each "{" costs more: a JSON document opens an object every few dozen bytes.)
-            let brace = SIMD16<UInt8>(repeating: UInt8(ascii: "{"))
-            var i = 0
-            while i + 17 <= buffer.count {
-                let here = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD16<UInt8>.self)
-                let next = UnsafeRawPointer(base + i + 1).loadUnaligned(as: SIMD16<UInt8>.self)
-                if any((here .== brace) .& (next .== brace)) { return true }
-                i += 16
-            }
-            while i + 1 < buffer.count {
-                if base[i] == UInt8(ascii: "{") && base[i + 1] == UInt8(ascii: "{") { return true }
-                i += 1
-            }
-            return false
-        }
+        bytes.withUnsafeBufferPointer(TemplatePlaceholders.containsDoubleOpeningBrace)
     }
 
     public convenience init(string: String) { self.init(bytes: Array(string.utf8)) }
