@@ -26,11 +26,14 @@ public enum DuplicateFieldRule: MapRule {
         for subject in PopupSubject.all(in: context) {
             let infos = subject.popup.fieldInfos
             let facts = subject.layer.fieldInfoFacts
-            var seen = SeenEntries(expectedCount: infos.count)
+            var first: [EntryKey: Int] = [:]
             for (index, fact) in facts.enumerated() where fact.hasFieldName {
                 // A qualified name ("Trees.Address") is the same field as its short name.
                 let key = fact.fieldIndex >= 0 ? EntryKey.field(fact.fieldIndex) : .name((infos[index].fieldName ?? "").lowercasedCheaply())
-                guard let earlierIndex = seen.firstIndex(of: key, orRemember: index) else { continue }
+                guard let earlierIndex = first[key] else {
+                    first[key] = index
+                    continue
+                }
                 let info = infos[index]
                 let name = info.fieldName ?? ""
                 let field = subject.layer.field(at: index)
@@ -49,28 +52,5 @@ public enum DuplicateFieldRule: MapRule {
     private enum EntryKey: Hashable {
         case field(Int)
         case name(String)
-    }
-
-    /// The first entry index of each key seen so far. A pop-up lists a few dozen fields: comparing with each
-    /// earlier key costs less than hashing; a table takes over for long lists.
-    private struct SeenEntries {
-        private var keys: [(key: EntryKey, index: Int)] = []
-        private var table: [EntryKey: Int]?
-
-        init(expectedCount: Int) {
-            if expectedCount > 64 { table = Dictionary(minimumCapacity: expectedCount) } else { keys.reserveCapacity(expectedCount) }
-        }
-
-        /// The index first seen with `key`; nil (and `index` remembered) when `key` is new.
-        mutating func firstIndex(of key: EntryKey, orRemember index: Int) -> Int? {
-            if table != nil {
-                if let earlier = table![key] { return earlier }
-                table![key] = index
-                return nil
-            }
-            if let earlier = keys.first(where: { $0.key == key }) { return earlier.index }
-            keys.append((key, index))
-            return nil
-        }
     }
 }
