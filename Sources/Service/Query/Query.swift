@@ -161,9 +161,14 @@ struct QueryPlan {
     /// A page of DEFAULT (no `gdbVersion`) without filter or order, and no other kind of answer: the head index walked
     /// for at most `PageAnchors.threshold` entries, then at most `maxRecordCount` rows by primary key.
     var isShortRead: Bool {
-        parameters.gdbVersion == nil && whereSQL == nil && parameters.objectIds == nil && extraFilter == nil && internalFilter == nil
-            && queryGeometry == nil && (parameters.orderByFields ?? "").allSatisfy { $0 == " " }
+        parameters.gdbVersion == nil && hasNoFilter && (parameters.orderByFields ?? "").allSatisfy { $0 == " " }
             && (parameters.outStatistics ?? []).isEmpty && !parameters.returnCountOnly && !parameters.returnIdsOnly && !parameters.returnExtentOnly
+    }
+
+    /// No filter at all: no where clause, object ids, ownership or internal filter, or query geometry. On DEFAULT the
+    /// head index alone then answers counts and chooses pages (`prepare`).
+    private var hasNoFilter: Bool {
+        whereSQL == nil && parameters.objectIds == nil && extraFilter == nil && internalFilter == nil && queryGeometry == nil
     }
 
     /// True when DEFAULT has not written to the layer since the version's ancestor moment.
@@ -338,8 +343,7 @@ struct QueryPlan {
         let source: SQL = "\(QueryCompiler.visibleRows(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged))\(terms)"
 
         // DEFAULT with no filter at all: the head index alone answers counts and chooses pages.
-        let unfiltered = view.branch == 0 && whereSQL == nil && parameters.objectIds == nil && extraFilter == nil
-            && internalFilter == nil && queryGeometry == nil
+        let unfiltered = view.branch == 0 && hasNoFilter
         let headOnly: SQL = "FROM head h WHERE h.layerKey = \(layer.key) AND h.branch = 0 AND h.isDelete = 0"
 
         if let stats = parameters.outStatistics, !stats.isEmpty { return .answer(try statistics(db, source: source, stats: stats)) }

@@ -95,6 +95,20 @@ struct VersionRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var reconcileDate: Int64?
     var postDate: Int64?
 
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    enum Columns {
+        static let service = Column(CodingKeys.service)
+        static let guid = Column(CodingKeys.guid)
+        static let qualifiedName = Column(CodingKeys.qualifiedName)
+        static let branch = Column(CodingKeys.branch)
+    }
+
+    var isDefault: Bool { branch == 0 }
+}
+
+// In an extension, so that the struct keeps its memberwise initializer.
+extension VersionRecord {
     /// Read column by column: every query resolves its version, and decoding through Codable was a
     /// noticeable part of a small query.
     init(row: Row) throws {
@@ -114,37 +128,6 @@ struct VersionRecord: Codable, FetchableRecord, MutablePersistableRecord {
         reconcileDate = row["reconcileDate"]
         postDate = row["postDate"]
     }
-
-    init(id: Int64?, service: String, branch: Int64, guid: String, owner: String, name: String, qualifiedName: String, access: String,
-         description: String, ancestorMoment: Int64, baseMoment: Int64, createdDate: Int64, modifiedDate: Int64, reconcileDate: Int64?,
-         postDate: Int64?) {
-        self.id = id
-        self.service = service
-        self.branch = branch
-        self.guid = guid
-        self.owner = owner
-        self.name = name
-        self.qualifiedName = qualifiedName
-        self.access = access
-        self.description = description
-        self.ancestorMoment = ancestorMoment
-        self.baseMoment = baseMoment
-        self.createdDate = createdDate
-        self.modifiedDate = modifiedDate
-        self.reconcileDate = reconcileDate
-        self.postDate = postDate
-    }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-
-    enum Columns {
-        static let service = Column(CodingKeys.service)
-        static let guid = Column(CodingKeys.guid)
-        static let qualifiedName = Column(CodingKeys.qualifiedName)
-        static let branch = Column(CodingKeys.branch)
-    }
-
-    var isDefault: Bool { branch == 0 }
 }
 
 /// A conflict found by the last reconcile of a version.

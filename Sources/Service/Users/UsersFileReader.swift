@@ -10,7 +10,7 @@ import Yams
 /// into one small tree whose nodes know their line, and that tree is checked once, so a mistake gets the
 /// same message in either format.
 enum UsersFileReader {
-    enum Format: String { case json = "JSON", yaml = "YAML" }
+    enum Format { case json, yaml }
 
     /// One value of the file and the line it starts on (nil when unknown).
     struct Node {
@@ -62,7 +62,7 @@ enum UsersFileReader {
         }
         let format = format(path: path, text: text)
         let root = try format == .json ? parseJSON(text, path: path) : parseYAML(text, path: path)
-        return try decode(root, path: path, format: format)
+        return try decode(root, path: path)
     }
 
     // MARK: Parsing
@@ -137,7 +137,7 @@ enum UsersFileReader {
 
     // MARK: Checking
 
-    private static func decode(_ root: Node, path: String, format: Format) throws -> UsersFile {
+    private static func decode(_ root: Node, path: String) throws -> UsersFile {
         func fail(_ node: Node?, _ message: String) -> ServiceError {
             let place = node?.line.map { "\(path):\($0)" } ?? path
             return ServiceError.invalidParameter("\(place): not a valid users file (\(shape)): \(message)")
