@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Report", targets: ["Report"]),
         .library(name: "Service", targets: ["Service"]),
         .library(name: "Server", targets: ["Server"]),
+        .library(name: "Runtime", targets: ["Runtime"]),
         .executable(name: "maprules", targets: ["maprules"]),
     ],
     dependencies: [
@@ -27,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
     ],
     targets: [
         .target(name: "WebMap"),
@@ -64,10 +66,22 @@ let package = Package(
                 .product(name: "MultipartKit", package: "multipart-kit"),
             ]
         ),
+        // The editing runtime: rules enforced while editing, over a `FeatureService` that is either the service
+        // core in-process (the "mock") or any ArcGIS REST feature service over HTTP (AsyncHTTPClient).
+        .target(
+            name: "Runtime",
+            dependencies: [
+                "WebMap", "Rules", "Service", "JSONSchema",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         .executableTarget(
             name: "maprules",
             dependencies: [
-                "WebMap", "JSONSchema", "Rules", "Report", "Rainbow", "Server", "Service",
+                "WebMap", "JSONSchema", "Rules", "Report", "Rainbow", "Server", "Service", "Runtime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -83,6 +97,14 @@ let package = Package(
         .testTarget(name: "ReportTests", dependencies: ["Report", "Rules", "WebMap"]),
         .testTarget(name: "CLITests", dependencies: ["Report", "Rules", "WebMap", "JSONSchema"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Rules", "WebMap", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "RuntimeTests",
+            dependencies: [
+                "Runtime", "Service", "Server", "Rules", "WebMap",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "ServerTests",
             dependencies: [
