@@ -75,6 +75,15 @@ public enum ShippedSchemas {
       "type": "string",
       "minLength": 1
     },
+    "defaultVersionEdits": {
+      "description": "Edits on the default version of a branch-versioned service: refuse (the default: runtime/default-version-read-only) or allow (the user's rights decide).",
+      "enum": ["refuse", "allow"]
+    },
+    "behaviours": {
+      "description": "Data-driven behaviours (runtime.md \"Behaviours\"), run after the local edits they watch.",
+      "type": "array",
+      "items": {"$ref": "#/$defs/behaviour"}
+    },
     "steps": {
       "type": "array",
       "minItems": 1,
@@ -82,6 +91,39 @@ public enum ShippedSchemas {
     }
   },
   "$defs": {
+    "behaviour": {
+      "description": "Exactly one behaviour key.",
+      "type": "object",
+      "minProperties": 1,
+      "maxProperties": 1,
+      "additionalProperties": false,
+      "properties": {
+        "copyFromContaining": {
+          "description": "When a feature of `layer` is added or moved, `field` takes `sourceField` of the `from` polygon feature containing its point (null when none does).",
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["layer", "field", "from", "sourceField"],
+          "properties": {
+            "layer": {"type": "string", "minLength": 1},
+            "field": {"type": "string", "minLength": 1},
+            "from": {"type": "string", "minLength": 1},
+            "sourceField": {"type": "string", "minLength": 1}
+          }
+        },
+        "copyFromNewestRelated": {
+          "description": "After a one-to-many related record of a `layer` feature is added, updated or deleted, each of `fields` takes the value of the same-named field of the related record with the greatest `newestBy`.",
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["layer", "relationship", "fields", "newestBy"],
+          "properties": {
+            "layer": {"type": "string", "minLength": 1},
+            "relationship": {"type": "string", "minLength": 1},
+            "fields": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}},
+            "newestBy": {"type": "string", "minLength": 1}
+          }
+        }
+      }
+    },
     "step": {
       "description": "Exactly one operation key, plus optional `save` and `expectFailure`.",
       "type": "object",

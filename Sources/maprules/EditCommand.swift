@@ -1,0 +1,146 @@
+import ArgumentParser
+import Foundation
+import Rainbow
+import Runtime
+import Service
+
+struct EditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Run an edit script through the editing runtime: every step refused locally when a rule forbids it.",
+        discussion: """
+            SCRIPT is JSON or YAML (Schemas/edit-script.schema.json; see ../shared/spec/edit-scripts.md). It is \
+            checked before anything runs: unknown operations, wrong argument types and references to values no \
+            earlier step saves exit 2.
+
+            --service URL talks HTTP to any ArcGIS REST feature service (maprules serve included); --service DIR, \
+            a sample folder as `maprules serve` reads it, runs in-process on a fresh in-memory copy (users: \
+            --users FILE, else users.json in the folder or its parent, else anonymous full access).
+
+            Examples:
+              maprules edit Samples/Scripts/DamageAssessment-branch-versioning.yaml \\
+                  --service Samples/DamageAssessment --user editor01 --password sample-editor01
+              maprules edit Samples/Scripts/TreesOfPortland-new-tree.yaml --service Samples/TreesOfPortland \\
+                  --user editor01 --password sample-editor01 --format json
+              maprules serve --port 8080 &
+              maprules edit Samples/Scripts/DamageAssessment-branch-versioning.yaml --user editor01 \\
+                  --password sample-editor01 \\
+                  --service http://127.0.0.1:8080/arcgis/rest/services/DamageAssessment/FeatureServer
+
+            Exit codes: 0 every step passed, 1 a step failed (the run stops there unless --keep-going), 2 the \
+            script is invalid or the service cannot be reached.
+            """
+    )
+
+    @Argument(help: "The edit script (.json, .yaml or .yml).")
+    var script: String
+
+    @Option(help: "The feature service URL (.../FeatureServer), or a sample folder to run in-process; wins over the script's `service`.")
+    var service: String?
+
+    @Option(help: "User name to sign in with (with --password).")
+    var user: String?
+
+    @Option(help: "Password of --user.")
+    var password: String?
+
+    @Option(help: "A token to use instead of --user/--password (or MAPRULES_TOKEN).")
+    var token: String?
+
+    @Option(help: "Users file of an in-process run (--service DIR).")
+    var users: String?
+
+    @Option(help: "Seconds every request may take.")
+    var timeout: Double = 30
+
+    @Flag(name: .customLong("keep-going"), help: "Run every step even after one fails.")
+    var keepGoing = false
+
+    @Option(help: "Output: text (one line per step) or json.")
+    var format: Format = .text
+
+    @Option(help: "Colour: auto, always or never.")
+    var color: ColorChoice = .auto
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+    enum ColorChoice: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
+
+    func validate() throws {
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds, not \(timeout).") }
+        if (user == nil) != (password == nil) { throw ValidationError("--user and --password go together.") }
+        if user != nil && token != nil { throw ValidationError("give --user/--password or --token, not both.") }
+    }
+
+    func run() throws {
+        Rainbow.enabled = color == .always || (color == .auto && Console.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+        let loaded: EditScript
+        do { loaded = try EditScript.load(path: script) } catch let invalid as EditScript.Invalid {
+            Console.error("error: the script is invalid, nothing was run:\n" + invalid.problems.joined(separator: "\n"))
+            throw ExitCode(2)
+        }
+        var credential: Credential?
+        if let user, let password { credential = .password(user: user, password: password) }
+        if let token = token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"], credential == nil { credential = .token(token) }
+        let code = AsyncBridge.run { () async -> Int32 in
+            await Self.execute(loaded, target: service, credential: credential, users: users, timeout: timeout, keepGoing: keepGoing, format: format)
+        }
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    private static func execute(_ script: EditScript, target: String?, credential: Credential?, users: String?, timeout: Double,
+                                keepGoing: Bool, format: Format) async -> Int32 {
+        let environment: ScriptEnvironment
+        do {
+            environment = try await ScriptEnvironment.prepare(script: script, target: target, credential: credential, usersFile: users, timeout: timeout)
+        } catch {
+            Console.error("error: \(error)")
+            return 2
+        }
+        defer { Task { await environment.close() } }
+        do { try await environment.load(credential: credential) } catch {
+            let failure = RuntimeError.wrapping(error, operation: "Loading the service")
+            Console.error("error: \(failure.description)")
+            await environment.close()
+            return 2
+        }
+        if format == .text {
+            let version = await environment.geodatabase.versionName.map { " (version \($0))" } ?? ""
+            print("Running \(script.path) against \(environment.service.url)\(version)")
+        }
+        let runner = EditScriptRunner(script: script, geodatabase: environment.geodatabase)
+        let report = await runner.run(keepGoing: keepGoing) { step in
+            guard format == .text else { return }
+            let line = ScriptReport.textLine(step)
+            print(step.ok ? line.replacingOccurrences(of: "✓", with: "✓".green) : line.replacingOccurrences(of: "✗", with: "✗".red))
+        }
+        await environment.close()
+        switch format {
+        case .json:
+            print(report.json.text)
+        case .text:
+            var summary = "\(report.passed) passed, \(report.failed) failed"
+            if report.skipped > 0 { summary += ", \(report.skipped) not run" }
+            if report.unreachable { summary += " (the service could not be reached)" }
+            print(summary)
+        }
+        return report.exitCode
+    }
+}
+
+/// Runs async work from a synchronous command and waits for it (the commands are `ParsableCommand`s).
+enum AsyncBridge {
+    static func run<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            box.value = await body()
+            done.signal()
+        }
+        done.wait()
+        return box.value!
+    }
+
+    private final class ResultBox<T>: @unchecked Sendable {
+        var value: T?
+    }
+}
