@@ -1,0 +1,54 @@
+import Foundation
+
+// Hand-written `application/x-www-form-urlencoded` encoding. Foundation's `URLComponents` would do the
+// query string, but it leaves `+`, `&`-free reserved characters such as `+` and `;` unescaped in values,
+// and a `+` in a where clause (`a+b > 1`) or in a base64 attachment would then arrive as a space. Here
+// every byte outside the unreserved set is escaped, as HTML forms and ArcGIS clients send them.
+
+/// Request parameters in the order they are added (a name may appear once).
+struct FormParameters: Sendable, Equatable {
+    private(set) var pairs: [(name: String, value: String)] = []
+
+    init(_ pairs: [(String, String)] = []) {
+        for (name, value) in pairs { self[name] = value }
+    }
+
+    static func == (lhs: FormParameters, rhs: FormParameters) -> Bool {
+        lhs.pairs.count == rhs.pairs.count && zip(lhs.pairs, rhs.pairs).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    /// Sets `name` (replacing an earlier value); nil removes it.
+    subscript(name: String) -> String? {
+        get { pairs.first { $0.name == name }?.value }
+        set {
+            if let index = pairs.firstIndex(where: { $0.name == name }) {
+                if let newValue { pairs[index].value = newValue } else { pairs.remove(at: index) }
+            } else if let newValue {
+                pairs.append((name, newValue))
+            }
+        }
+    }
+
+    /// `a=1&b=x%20y`.
+    var encoded: String {
+        pairs.map { "\(Self.escape($0.name))=\(Self.escape($0.value))" }.joined(separator: "&")
+    }
+
+    /// Percent-escapes everything but the unreserved characters of RFC 3986 (`A-Z a-z 0-9 - . _ ~`).
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out += "%"
+                out += String(byte >> 4, radix: 16, uppercase: true)
+                out += String(byte & 0x0F, radix: 16, uppercase: true)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,381 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import Service
+
+/// A `FeatureService` over HTTP: any ArcGIS REST feature service (`.../FeatureServer`), `maprules serve`
+/// included, through AsyncHTTPClient (pooled connections).
+///
+/// - Every request is bounded by `timeout` (connect, send, answer and body together) and ends early when the
+///   calling task is cancelled (then `CancellationError` is thrown).
+/// - Reads are GET (POST when the query string is long); applyEdits, generateToken and version operations
+///   are POST with a form body. Reads (describe, queries, attachments, versions) are tried up to 3 times, a
+///   short pause apart, when the connection fails or the service answers HTTP 5xx; writes never are.
+/// - A password credential is exchanged for a token before the first request; when the service answers 498
+///   (invalid or expired token, as a JSON error or an HTTP status) a new token is asked for once and the
+///   request sent once more. A token credential cannot be renewed: 498 is then `runtime/authentication`.
+/// - Failures are `RuntimeError`s: `runtime/authentication` (498 after the renewal, 499, 401, 403, bad
+///   credentials), `runtime/unreachable` (refused, DNS, TLS, timeout; the message names the URL), or
+///   `runtime/service-error` (any other refusal, HTTP error or answer that is not JSON, with the code).
+///
+/// Call `shutdown()` when done: it closes the pooled connections of the client this service made (a client
+/// passed in is the caller's to shut down).
+public actor RemoteFeatureService: FeatureService {
+    public nonisolated let url: String
+    let urls: ServiceURLs
+    let timeout: Duration
+    let transport: HTTPTransport
+    let issuer: TokenIssuer
+    private let ownsClient: Bool
+    private var isShutDown = false
+
+    private var credential: Credential?
+    /// The token of the password credential, and the token service that issued it.
+    private var issued: IssuedToken?
+    private var tokenService: String?
+    /// The sign-in in progress, shared by every request that needs its token.
+    private var signingIn: Task<IssuedToken, any Error>?
+    /// The user a token credential stands for, once asked (`community/self`).
+    private var tokenUser: String??
+
+    /// Reads per request: the first try and two more.
+    static let readAttempts = 3
+    static let retryPause: Duration = .milliseconds(200)
+
+    /// - Parameters:
+    ///   - url: the service's `.../FeatureServer` URL (a trailing slash, a query such as `?f=json`, or a
+    ///     layer's URL `.../FeatureServer/3` are accepted).
+    ///   - credential: how to sign in; nil for anonymous access.
+    ///   - timeout: the bound of every request (edit-scripts.md's `--timeout`, 30 s by default).
+    ///   - httpClient: a client to share; nil makes one for this service (closed by `shutdown()`).
+    /// - Throws: `runtime/unreachable` when `url` is not an http(s) URL of a FeatureServer.
+    public init(url: String, credential: Credential? = nil, timeout: Duration = .seconds(30), httpClient: HTTPClient? = nil) throws {
+        guard let urls = ServiceURLs(url) else {
+            throw RuntimeError(RuntimeError.Identifier.unreachable,
+                               "'\(url)' is not the URL of a feature service (http(s)://host/.../rest/services/<name>/FeatureServer).")
+        }
+        let client = httpClient ?? HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.clientConfiguration(timeout: timeout))
+        self.url = urls.featureServer
+        self.urls = urls
+        self.timeout = timeout
+        self.ownsClient = httpClient == nil
+        self.credential = credential
+        transport = HTTPTransport(client: client, timeout: timeout,
+                                  headers: [("User-Agent", "MapRules-Runtime"), ("Referer", urls.origin)])
+        issuer = TokenIssuer(urls: urls, transport: transport)
+    }
+
+    /// The same, with the timeout in seconds.
+    public init(url: String, credential: Credential? = nil, timeout seconds: TimeInterval, httpClient: HTTPClient? = nil) throws {
+        try self.init(url: url, credential: credential, timeout: .milliseconds(Int64((seconds * 1000).rounded())), httpClient: httpClient)
+    }
+
+    /// Pooled connections kept a minute; connecting gives up within the timeout (10 s at most); redirects
+    /// (http to https, a web adaptor's) are followed.
+    static func clientConfiguration(timeout: Duration) -> HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration()
+        let connect = min(timeout, .seconds(10))
+        configuration.timeout = .init(connect: TimeAmount(connect), read: TimeAmount(timeout))
+        configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
+        configuration.connectionPool = .init(idleTimeout: .seconds(60))
+        return configuration
+    }
+
+    /// Closes the connections of the client this service made. Later requests fail with `runtime/unreachable`.
+    public func shutdown() async throws {
+        guard !isShutDown else { return }
+        isShutDown = true
+        signingIn?.cancel()
+        if ownsClient { try await transport.client.shutdown() }
+    }
+
+    deinit {
+        // A forgotten shutdown() must neither leak the connections nor trip AsyncHTTPClient's debug check.
+        if ownsClient && !isShutDown {
+            let client = transport.client
+            Task { try? await client.shutdown() }
+        }
+    }
+
+    // MARK: Signing in
+
+    public func signIn(_ credential: Credential?) async throws {
+        if case .password(let user, let password) = credential {
+            let (token, service) = try await issuer.generate(user: user, password: password, known: nil)
+            self.credential = credential
+            issued = token
+            tokenService = service
+        } else {
+            self.credential = credential
+            issued = nil
+        }
+        signingIn?.cancel()
+        signingIn = nil
+        tokenUser = nil
+    }
+
+    public func userName() async -> String? {
+        switch credential {
+        case nil: return nil
+        case .password(let user, _): return user
+        case .token:
+            if let known = tokenUser { return known }
+            let name = await portalUserName()
+            tokenUser = .some(name)
+            return name
+        }
+    }
+
+    /// The user a token stands for, asked of the portal's `community/self` (nil when there is none).
+    private func portalUserName() async -> String? {
+        guard let site = urls.siteRoot,
+              let document = try? await document("who am I", url: "\(site)/sharing/rest/community/self", FormParameters([("f", "json")]), kind: .read)
+        else { return nil }
+        return document["username"]?.string
+    }
+
+    /// The token to send: none when anonymous, the given one, or the password's (signing in when there is
+    /// none yet or it is about to expire).
+    func currentToken() async throws -> String? {
+        switch credential {
+        case nil: return nil
+        case .token(let token): return token
+        case .password:
+            if let issued, !issued.expiresSoon() { return issued.token }
+            return try await renewToken(replacing: issued?.token)
+        }
+    }
+
+    /// Signs in again with the password, once for every request that found `replacing` refused: a request
+    /// that arrives while a sign-in runs waits for it, and one whose token was already replaced uses the new one.
+    private func renewToken(replacing refused: String?) async throws -> String {
+        guard case .password(let user, let password) = credential else {
+            throw RuntimeError(RuntimeError.Identifier.authentication, "The token for \(url) is invalid or has expired, and it cannot be renewed: sign in again.")
+        }
+        if let issued, issued.token != refused, !issued.expiresSoon() { return issued.token }
+        let task: Task<IssuedToken, any Error>
+        if let running = signingIn {
+            task = running
+        } else {
+            let issuer = self.issuer, known = tokenService
+            task = Task { try await issuer.generate(user: user, password: password, known: known).token }
+            signingIn = task
+        }
+        do {
+            let token = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+            if signingIn == task { signingIn = nil }
+            issued = token
+            return token.token
+        } catch {
+            if signingIn == task { signingIn = nil }
+            throw error
+        }
+    }
+
+    // MARK: Requests
+
+    enum Kind { case read, write }
+
+    /// Sends one request and reads its JSON answer (see the type's documentation for retries and tokens).
+    func document(_ operation: String, url: String, _ form: FormParameters, kind: Kind) async throws -> JSON {
+        let (answer, reading) = try await exchange(operation, url: url, form, kind: kind)
+        switch reading {
+        case .document(let document): return document
+        case .refusal(let error): throw RuntimeError.service(error, operation: operation)
+        case .notJSON(let excerpt):
+            throw RuntimeError(RuntimeError.Identifier.serviceError,
+                               "\(operation): \(url) answered HTTP \(answer.status) with something that is not JSON\(excerpt.isEmpty ? " (an empty body)" : ": \(excerpt)")",
+                               serviceCode: nil)
+        }
+    }
+
+    /// Sends one request and answers the bytes of a file (an attachment); JSON refusals are errors.
+    func bytes(_ operation: String, url: String, _ form: FormParameters) async throws -> Data {
+        let (answer, reading) = try await exchange(operation, url: url, form, kind: .read, binary: true)
+        if case .refusal(let error) = reading { throw RuntimeError.service(error, operation: operation) }
+        return answer.body
+    }
+
+    /// The request with the token, tried again on a connection failure or HTTP 5xx (reads only) and once
+    /// more with a new token after a 498.
+    private func exchange(_ operation: String, url: String, _ form: FormParameters, kind: Kind,
+                          binary: Bool = false) async throws -> (HTTPAnswer, ArcGISAnswer.Reading) {
+        var renewed = false
+        var attempt = 1
+        while true {
+            guard !isShutDown else {
+                throw RuntimeError(RuntimeError.Identifier.unreachable, "\(operation): the connection to \(self.url) was shut down.")
+            }
+            try Task.checkCancellation()
+            let token = try await currentToken()
+            let answer: HTTPAnswer
+            do {
+                answer = try await transport.send(url, form, post: kind == .write, token: token)
+            } catch let failure as HTTPTransport.Failure {
+                if kind == .read && failure.retriable && attempt < Self.readAttempts {
+                    try await pause(before: &attempt)
+                    continue
+                }
+                throw RuntimeError(failure.error.identifier, "\(operation): \(failure.error.message)")
+            }
+            let reading = binary ? ArcGISAnswer.readFile(answer) : ArcGISAnswer.read(answer)
+            guard case .refusal(let error) = reading else { return (answer, reading) }
+            if error.code == 498 || answer.status == 498, token != nil {
+                guard !renewed, case .password = credential else { return (answer, reading) }
+                renewed = true
+                _ = try await renewToken(replacing: token)
+                continue
+            }
+            if kind == .read && answer.status >= 500 && attempt < Self.readAttempts {
+                try await pause(before: &attempt)
+                continue
+            }
+            return (answer, reading)
+        }
+    }
+
+    private func pause(before attempt: inout Int) async throws {
+        try await Task.sleep(for: Self.retryPause * attempt)
+        attempt += 1
+    }
+
+    // MARK: Describing
+
+    public func describe() async throws -> ServiceDescription {
+        let operation = "describe \(url)"
+        let root = try await document(operation, url: url, FormParameters([("f", "json")]), kind: .read)
+        guard root["layers"]?.array != nil || root["tables"]?.array != nil else {
+            throw AnswerDecoding.malformed("a feature service's root (no layers or tables)", root)
+        }
+        return ServiceDescription(name: urls.serviceName, root: root, layers: try await layerMetadata(root: root))
+    }
+
+    /// Every layer's and table's metadata: one `layers` request, else one request per layer.
+    private func layerMetadata(root: JSON) async throws -> [(id: Int, metadata: JSON)] {
+        let listed = ((root["layers"]?.array ?? []) + (root["tables"]?.array ?? [])).compactMap { $0["id"]?.int }
+        do {
+            let all = try await document("describe layers of \(url)", url: "\(url)/layers", FormParameters([("f", "json")]), kind: .read)
+            if let layers = all["layers"]?.array {
+                let found = (layers + (all["tables"]?.array ?? [])).compactMap { item in item["id"]?.int.map { (id: $0, metadata: item) } }
+                if Set(found.map(\.id)).isSuperset(of: listed) { return found }
+            }
+        } catch let error as RuntimeError where error.identifier == RuntimeError.Identifier.serviceError {
+            // An older or stricter server without `layers`: ask each layer below.
+        }
+        var result: [(id: Int, metadata: JSON)] = []
+        for id in listed {
+            result.append((id, try await document("describe layer \(id) of \(url)", url: urls.layer(id), FormParameters([("f", "json")]), kind: .read)))
+        }
+        return result
+    }
+
+    // MARK: Queries
+
+    public func queryFeatures(layer: Int, _ parameters: QueryParameters) async throws -> FeatureSet {
+        var p = parameters
+        p.returnCountOnly = false
+        p.returnIdsOnly = false
+        p.returnExtentOnly = false
+        return try AnswerDecoding.featureSet(try await query(layer, p, "query"))
+    }
+
+    public func queryCount(layer: Int, _ parameters: QueryParameters) async throws -> Int {
+        var p = parameters
+        p.returnCountOnly = true
+        p.returnIdsOnly = false
+        p.returnGeometry = false
+        p.resultOffset = nil
+        p.resultRecordCount = nil
+        p.orderByFields = nil
+        return try AnswerDecoding.count(try await query(layer, p, "count"))
+    }
+
+    public func queryObjectIds(layer: Int, _ parameters: QueryParameters) async throws -> [Int64] {
+        var p = parameters
+        p.returnIdsOnly = true
+        p.returnCountOnly = false
+        p.returnGeometry = false
+        p.resultOffset = nil
+        p.resultRecordCount = nil
+        return try AnswerDecoding.objectIds(try await query(layer, p, "query object ids"))
+    }
+
+    private func query(_ layer: Int, _ parameters: QueryParameters, _ what: String) async throws -> JSON {
+        let url = "\(urls.layer(layer))/query"
+        return try await document("\(what) of layer \(layer) (\(url))", url: url, RequestEncoding.query(parameters), kind: .read)
+    }
+
+    // MARK: Edits
+
+    public func applyEdits(_ edits: [LayerEdits], options: EditOptions) async throws -> [LayerEditResults] {
+        let url = "\(self.url)/applyEdits"
+        let layers = edits.map { $0.id.map(String.init) ?? "?" }.joined(separator: ", ")
+        let answer = try await document("applyEdits on layers \(layers) (\(url))", url: url, RequestEncoding.applyEdits(edits, options: options), kind: .write)
+        return try AnswerDecoding.layerEditResults(answer)
+    }
+
+    // MARK: Attachments
+
+    public func attachments(layer: Int, objectId: Int64, gdbVersion: String?) async throws -> [AttachmentInfo] {
+        let url = "\(urls.layer(layer))/\(objectId)/attachments"
+        var form = FormParameters([("f", "json")])
+        form["gdbVersion"] = gdbVersion.flatMap { $0.isEmpty ? nil : $0 }
+        return try AnswerDecoding.attachmentInfos(try await document("attachments of feature \(objectId) of layer \(layer) (\(url))", url: url, form, kind: .read))
+    }
+
+    public func attachmentData(layer: Int, objectId: Int64, attachmentId: Int64, gdbVersion: String?) async throws -> Data {
+        let url = "\(urls.layer(layer))/\(objectId)/attachments/\(attachmentId)"
+        var form = FormParameters()
+        form["gdbVersion"] = gdbVersion.flatMap { $0.isEmpty ? nil : $0 }
+        return try await bytes("attachment \(attachmentId) of feature \(objectId) of layer \(layer) (\(url))", url: url, form)
+    }
+
+    // MARK: Versions
+
+    public func versionManagementInfo() async throws -> VersionManagementInfo {
+        let url = urls.versionManagementServer
+        let answer = try await document("version management of \(url)", url: url, FormParameters([("f", "json")]), kind: .read)
+        return try AnswerDecoding.versionManagementInfo(answer, serviceName: urls.serviceName)
+    }
+
+    public func versions() async throws -> [VersionInfo] {
+        let url = "\(urls.versionManagementServer)/versionInfos"
+        return try AnswerDecoding.versionInfos(try await document("list versions (\(url))", url: url, FormParameters([("f", "json")]), kind: .read))
+    }
+
+    /// A version by GUID (braces optional) or by name (`owner.name`, or the bare name of one of the caller's
+    /// versions... matched without regard to case).
+    public func version(named name: String) async throws -> VersionInfo {
+        if let guid = Self.bracedGUID(name) { return try await versionInfo(guid: guid, shownAs: name) }
+        let all = try await versions()
+        let lower = name.lowercased()
+        let match = all.first { $0.versionName.lowercased() == lower }
+            ?? all.first { $0.versionName.split(separator: ".", maxSplits: 1).last.map { $0.lowercased() == lower } ?? false }
+        guard let match else {
+            throw RuntimeError(RuntimeError.Identifier.versionNotFound,
+                               "Version '\(name)' does not exist at \(urls.versionManagementServer), or you may not see it.", serviceCode: 404)
+        }
+        guard !match.versionGuid.isEmpty, let guid = Self.bracedGUID(match.versionGuid) else { return match }
+        return try await versionInfo(guid: guid, shownAs: name)
+    }
+
+    private func versionInfo(guid: String, shownAs name: String) async throws -> VersionInfo {
+        let url = "\(urls.versionManagementServer)/versions/\(FormParameters.escape(guid))"
+        return try AnswerDecoding.versionInfo(try await document("version '\(name)' (\(url))", url: url, FormParameters([("f", "json")]), kind: .read))
+    }
+
+    public func createVersion(name: String, access: String?, description: String) async throws -> VersionInfo {
+        let url = "\(urls.versionManagementServer)/create"
+        let answer = try await document("create version '\(name)' (\(url))", url: url,
+                                        RequestEncoding.createVersion(name: name, access: access, description: description), kind: .write)
+        return try AnswerDecoding.versionInfo(answer)
+    }
+
+    /// `{XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}` upper-case, from a GUID with or without braces; nil otherwise.
+    static func bracedGUID(_ text: String) -> String? {
+        var core = text.trimmingCharacters(in: .whitespaces)
+        if core.hasPrefix("{") && core.hasSuffix("}") { core = String(core.dropFirst().dropLast()) }
+        guard UUID(uuidString: core) != nil else { return nil }
+        return "{\(core.uppercased())}"
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Hummingbird
+import Logging
+@testable import Runtime
+import Server
+import Service
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The repository's Samples folder, found from this file's path.
+enum Samples {
+    static let folder: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            let candidate = url.appendingPathComponent("Samples")
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("users.json").path) { return candidate.path }
+        }
+        return "Samples"
+    }()
+    static var folders: [String] { [folder + "/TreesOfPortland", folder + "/DamageAssessment"] }
+    static var usersFile: String { folder + "/users.json" }
+}
+
+let quietLogger = Logger(label: "runtime-tests", factory: { _ in SwiftLogNoOpLogHandler() })
+
+/// Runs `body` with an HTTP server on a loopback port the system picks, then stops it. `body` gets the
+/// port; the server's start is awaited (and its failure to start reported), never slept for.
+func withServer<App: ApplicationProtocol & Sendable, T>(_ make: (_ onRunning: @escaping @Sendable (Int) async -> Void) throws -> App,
+                                              _ body: (Int) async throws -> T) async throws -> T {
+    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+    let app = try make { port in continuation.yield(port) }
+    let task = Task {
+        defer { continuation.finish() }
+        try await app.runService(gracefulShutdownSignals: [])
+    }
+    var iterator = ports.makeAsyncIterator()
+    guard let port = await iterator.next() else {
+        _ = await task.result
+        throw RuntimeError(RuntimeError.Identifier.unreachable, "The test server did not start: \(await task.result)")
+    }
+    do {
+        let result = try await body(port)
+        task.cancel()
+        _ = await task.result
+        return result
+    } catch {
+        task.cancel()
+        _ = await task.result
+        throw error
+    }
+}
+
+/// `maprules serve` in-process (a fresh in-memory core with both samples and the samples' users); `body`
+/// gets the site URL, `http://127.0.0.1:<port>/arcgis`.
+func withMapRulesServer<T>(_ body: (String) async throws -> T) async throws -> T {
+    let core = try await ServiceCore.open(.init(database: ":memory:", sampleFolders: Samples.folders, usersFile: Samples.usersFile))
+    return try await withServer({ onRunning in
+        try MapRulesServer.application(core: core, options: .init(host: "127.0.0.1", port: 0), logger: quietLogger) { running in
+            await onRunning(running.port)
+        }
+    }) { port in try await body("http://127.0.0.1:\(port)/arcgis") }
+}
+
+/// A `RemoteFeatureService` for `body`, shut down afterwards whatever happens.
+func withRemote<T>(_ url: String, credential: Credential? = nil, timeout: Duration = .seconds(10),
+                   _ body: (RemoteFeatureService) async throws -> T) async throws -> T {
+    let service = try RemoteFeatureService(url: url, credential: credential, timeout: timeout)
+    do {
+        let result = try await body(service)
+        try await service.shutdown()
+        return result
+    } catch {
+        try? await service.shutdown()
+        throw error
+    }
+}
+
+/// A TCP port on loopback that accepts connections (the kernel completes them) and never answers: a
+/// request to it can only end by its timeout. `close()` stops it; a closed one is a port nobody listens on.
+final class SilentListener: @unchecked Sendable {
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        #if canImport(Glibc)
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(descriptor, socketAddress, length) == 0 && listen(descriptor, 16) == 0 && getsockname(descriptor, socketAddress, &length) == 0
+            }
+        }
+        guard descriptor >= 0, bound else { throw RuntimeError(RuntimeError.Identifier.unreachable, "could not open a loopback socket") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() {
+        #if canImport(Glibc)
+        _ = Glibc.close(descriptor)
+        #else
+        _ = Darwin.close(descriptor)
+        #endif
+    }
+
+    /// A loopback port that was just free: connecting to it is refused.
+    static func closedPort() throws -> Int {
+        let listener = try SilentListener()
+        listener.close()
+        return listener.port
+    }
+}
+
+/// Runs `body`, answering how long it took and its outcome.
+func timed<T>(_ body: () async throws -> T) async -> (seconds: Double, result: Result<T, any Error>) {
+    let start = ContinuousClock.now
+    let result: Result<T, any Error>
+    do { result = .success(try await body()) } catch { result = .failure(error) }
+    let elapsed = ContinuousClock.now - start
+    return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, result)
+}
+
+/// The `RuntimeError` a call failed with (a test failure message when it did not fail that way).
+func runtimeError<T>(_ body: () async throws -> T) async -> RuntimeError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch let error as RuntimeError {
+        return error
+    } catch {
+        return RuntimeError("not-a-runtime-error", "\(type(of: error)): \(error)")
+    }
+}

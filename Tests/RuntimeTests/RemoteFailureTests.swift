@@ -1,0 +1,311 @@
+import Foundation
+import Hummingbird
+
+@testable import Runtime
+import Service
+import Testing
+
+/// `RemoteFeatureService` against a throw-away ArcGIS look-alike that misbehaves on purpose (HTTP 500, HTML,
+/// junk, a token that expires once, answers in real ArcGIS's sparser style), against a port that never
+/// answers and against a closed port.
+@Suite struct RemoteFailureTests {
+    /// How often each path was asked for.
+    final class Hits: @unchecked Sendable {
+        private let lock = NSLock()
+        private var counts: [String: Int] = [:]
+        @discardableResult func add(_ key: String) -> Int { lock.withLock { counts[key, default: 0] += 1; return counts[key]! } }
+        func count(_ key: String) -> Int { lock.withLock { counts[key, default: 0] } }
+    }
+
+    static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "text/html"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static let featureSet = #"{"objectIdFieldName":"OBJECTID","fields":[{"name":"OBJECTID","type":"esriFieldTypeOID"}],"features":[{"attributes":{"OBJECTID":7}}]}"#
+    static let invalidToken = #"{"error":{"code":498,"message":"Invalid token.","details":[]}}"#
+
+    /// The token a request carried (header or form parameter).
+    static func token(_ request: inout Request) async -> String? {
+        for field in request.headers where field.name.canonicalName == "x-esri-authorization" {
+            return String(field.value.dropFirst("Bearer ".count))
+        }
+        if let body = try? await request.body.collect(upTo: 1 << 20) {
+            for pair in String(buffer: body).split(separator: "&") where pair.hasPrefix("token=") { return String(pair.dropFirst(6)) }
+        }
+        return nil
+    }
+
+    /// The look-alike's routes; `hits` counts them.
+    static func router(_ hits: Hits) -> Router<BasicRequestContext> {
+        let router = Router()
+        func route(_ path: String, _ handler: @escaping @Sendable (inout Request) async throws -> Response) {
+            for method in [HTTPRequest.Method.get, .post] {
+                router.on(RouterPath(path), method: method) { request, _ in
+                    hits.add(path)
+                    var request = request
+                    return try await handler(&request)
+                }
+            }
+        }
+        let services = "arcgis/rest/services"
+        route("arcgis/rest/info") { request in
+            json(#"{"currentVersion":11.1,"authInfo":{"isTokenBasedSecurity":true,"tokenServicesUrl":"http://\#(request.head.authority ?? "")/custom/generateToken"}}"#)
+        }
+        route("custom/generateToken") { request in
+            let body = String(buffer: try await request.body.collect(upTo: 1 << 20))
+            if body.contains("password=wrong") {
+                return json(#"{"error":{"code":400,"message":"Unable to generate token.","details":["Invalid username or password."]}}"#)
+            }
+            let expires = Int64(Date().timeIntervalSince1970 * 1000) + 3_600_000
+            return json(#"{"token":"token-\#(hits.count("custom/generateToken"))","expires":\#(expires),"ssl":false}"#)
+        }
+        // 498 for the first token, a feature set for the next: as a JSON error (HTTP 200) and as an HTTP status.
+        route("\(services)/Expiring/FeatureServer/0/query") { request in
+            await token(&request) == "token-1" ? json(invalidToken) : json(featureSet)
+        }
+        route("\(services)/ExpiringStatus/FeatureServer/0/query") { request in
+            await token(&request) == "token-1" ? html("", status: .init(code: 498, reasonPhrase: "Invalid Token")) : json(featureSet)
+        }
+        route("\(services)/AlwaysInvalid/FeatureServer/0/query") { _ in json(invalidToken) }
+        route("\(services)/Broken/FeatureServer") { _ in html("<html><body><h1>500 Internal Server Error</h1></body></html>", status: .internalServerError) }
+        route("\(services)/Broken/FeatureServer/applyEdits") { _ in html("<html>down</html>", status: .badGateway) }
+        route("\(services)/Flaky/FeatureServer/0/query") { _ in
+            hits.count("\(services)/Flaky/FeatureServer/0/query") == 1 ? html("busy", status: .serviceUnavailable) : json(#"{"count":3}"#)
+        }
+        route("\(services)/Junk/FeatureServer") { _ in html("<!DOCTYPE html><html><head><title>Sign in</title></head></html>") }
+        route("\(services)/Junk/FeatureServer/0/query") { _ in json("{not json at all") }
+        route("\(services)/Junk/FeatureServer/0/1/attachments/1") { _ in json(#"{"error":{"code":404,"message":"Attachment not found."}}"#) }
+        route("\(services)/Refusing/FeatureServer") { _ in json(#"{"error":{"code":403,"message":"You do not have permissions to access this resource or perform this operation."}}"#) }
+        route("\(services)/Refusing/FeatureServer/0/query") { _ in html("Unauthorized", status: .unauthorized) }
+        route("\(services)/Refusing/FeatureServer/1/query") { _ in json(#"{"error":{"code":"1003","message":"Operation rolled back.","details":"one string"}}"#) }
+        // Real ArcGIS's sparser answers: no `layers` resource, old spellings, nulls, members left out.
+        route("\(services)/Sparse/FeatureServer") { _ in json(#"{"currentVersion":10.91,"layers":[{"id":0,"name":"Points"}],"tables":[{"id":5,"name":"Notes"}]}"#) }
+        route("\(services)/Sparse/FeatureServer/0") { _ in json(#"{"id":0,"name":"Points","type":"Feature Layer"}"#) }
+        route("\(services)/Sparse/FeatureServer/5") { _ in json(#"{"id":5,"name":"Notes","type":"Table"}"#) }
+        route("\(services)/Sparse/FeatureServer/0/query") { request in
+            let text = String(buffer: try await request.body.collect(upTo: 1 << 20)) + (request.uri.query ?? "")
+            if text.contains("returnIdsOnly=true") { return json(#"{"objectIdFieldName":"OBJECTID","objectIds":null}"#) }
+            return json(#"{"objectIdField":"FID","features":[{"attributes":{"FID":3,"Name":"x","Flag":true},"geometry":{"x":"NaN","y":"NaN"}},{"attributes":{"FID":4},"geometry":null}]}"#)
+        }
+        route("\(services)/Sparse/FeatureServer/applyEdits") { _ in
+            json(#"[{"id":0,"addResults":[{"objectId":9,"success":true}],"deleteResults":[{"objectId":2,"success":false,"error":{"code":1011,"description":"Object is missing."}}]}]"#)
+        }
+        route("\(services)/Sparse/FeatureServer/0/1/attachments") { _ in
+            json(#"{"attachmentInfos":[{"id":1,"name":"a.jpg","contentType":"image/jpeg","size":10}]}"#)
+        }
+        route("\(services)/Sparse/VersionManagementServer") { _ in json(#"{"defaultVersionName":"sde.DEFAULT","currentVersion":"11.1"}"#) }
+        route("\(services)/Sparse/VersionManagementServer/versionInfos") { _ in
+            json(#"{"versions":[{"versionName":"sde.DEFAULT","versionGuid":"{BD3F4817-9A00-41AC-B0CC-58F78DBAE0A1}","description":null,"access":"esriVersionAccessPublic","creationDate":1,"modifiedDate":2,"reconcileDate":null,"commonAncestorDate":null}],"success":true}"#)
+        }
+        route("\(services)/Sparse/VersionManagementServer/versions/:guid") { _ in
+            json(#"{"success":false,"error":{"extendedCode":-2147217146,"message":"Version not found","details":[]}}"#)
+        }
+        return router
+    }
+
+    /// Runs `body` with the look-alike; it gets the site URL (`http://127.0.0.1:<port>/arcgis`) and the hit counts.
+    func withLookAlike(_ body: (String, Hits) async throws -> Void) async throws {
+        let hits = Hits()
+        try await withServer({ onRunning in
+            Application(router: Self.router(hits), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                        onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) }, logger: quietLogger)
+        }) { port in try await body("http://127.0.0.1:\(port)/arcgis", hits) }
+    }
+
+    static func service(_ site: String, _ name: String) -> String { "\(site)/rest/services/\(name)/FeatureServer" }
+    static let password = Credential.password(user: "crew", password: "secret")
+
+    @Test func anInvalidTokenIsRenewedOnceThenTheRequestSucceeds() async throws {
+        try await withLookAlike { site, hits in
+            for name in ["Expiring", "ExpiringStatus"] {
+                try await withRemote(Self.service(site, name), credential: Self.password) { service in
+                    let before = hits.count("custom/generateToken")
+                    let set = try await service.queryFeatures(layer: 0, QueryParameters())
+                    #expect(set.objectIds == [7], "\(name)")
+                    #expect(hits.count("custom/generateToken") - before == 2, "\(name): sign in, then one renewal")
+                    #expect(hits.count("arcgis/rest/services/\(name)/FeatureServer/0/query") == 2, "\(name)")
+                    // The token service came from rest/info's authInfo.tokenServicesUrl.
+                    #expect(hits.count("arcgis/rest/info") >= 1)
+                }
+            }
+        }
+    }
+
+    @Test func aTokenRefusedAfterItsRenewalIsAnAuthenticationError() async throws {
+        try await withLookAlike { site, hits in
+            try await withRemote(Self.service(site, "AlwaysInvalid"), credential: Self.password) { service in
+                let error = await runtimeError { try await service.queryCount(layer: 0, QueryParameters()) }
+                #expect(error?.identifier == RuntimeError.Identifier.authentication)
+                #expect(error?.serviceCode == 498)
+                #expect(hits.count("arcgis/rest/services/AlwaysInvalid/FeatureServer/0/query") == 2)
+                #expect(hits.count("custom/generateToken") == 2)
+            }
+            // A token credential cannot be renewed: no sign-in is attempted.
+            try await withRemote(Self.service(site, "Expiring"), credential: .token("token-1")) { service in
+                let error = await runtimeError { try await service.queryFeatures(layer: 0, QueryParameters()) }
+                #expect(error?.identifier == RuntimeError.Identifier.authentication)
+                #expect(hits.count("arcgis/rest/services/Expiring/FeatureServer/0/query") == 1)
+                #expect(hits.count("custom/generateToken") == 2)
+            }
+            // Bad credentials at the token service.
+            try await withRemote(Self.service(site, "Expiring")) { service in
+                let error = await runtimeError { try await service.signIn(.password(user: "crew", password: "wrong")) }
+                #expect(error?.identifier == RuntimeError.Identifier.authentication)
+                #expect(error?.serviceCode == 400)
+                #expect(error?.message.contains("Invalid username or password") == true)
+            }
+        }
+    }
+
+    @Test func http5xxIsRetriedForReadsButNeverForEdits() async throws {
+        try await withLookAlike { site, hits in
+            try await withRemote(Self.service(site, "Broken")) { service in
+                let read = await runtimeError { try await service.describe() }
+                #expect(read?.identifier == RuntimeError.Identifier.serviceError)
+                #expect(read?.serviceCode == 500)
+                #expect(read?.message.contains("500 Internal Server Error") == true)
+                #expect(hits.count("arcgis/rest/services/Broken/FeatureServer") == 3)
+
+                let write = await runtimeError { try await service.applyEdits([LayerEdits(id: 0, deletes: [1])], options: EditOptions()) }
+                #expect(write?.identifier == RuntimeError.Identifier.serviceError)
+                #expect(write?.serviceCode == 502)
+                #expect(hits.count("arcgis/rest/services/Broken/FeatureServer/applyEdits") == 1)
+            }
+            try await withRemote(Self.service(site, "Flaky")) { service in
+                #expect(try await service.queryCount(layer: 0, QueryParameters()) == 3)
+                #expect(hits.count("arcgis/rest/services/Flaky/FeatureServer/0/query") == 2)
+            }
+        }
+    }
+
+    @Test func answersThatAreNotJSONOrRefuseAreServiceErrors() async throws {
+        try await withLookAlike { site, _ in
+            try await withRemote(Self.service(site, "Junk")) { service in
+                let page = await runtimeError { try await service.describe() }
+                #expect(page?.identifier == RuntimeError.Identifier.serviceError)
+                #expect(page?.message.contains("not JSON") == true)
+                #expect(page?.message.contains("<!DOCTYPE html>") == true)
+                let junk = await runtimeError { try await service.queryCount(layer: 0, QueryParameters()) }
+                #expect(junk?.identifier == RuntimeError.Identifier.serviceError)
+                let attachment = await runtimeError { try await service.attachmentData(layer: 0, objectId: 1, attachmentId: 1, gdbVersion: nil) }
+                #expect(attachment?.serviceCode == 404)
+            }
+            try await withRemote(Self.service(site, "Refusing")) { service in
+                let forbidden = await runtimeError { try await service.describe() }
+                #expect(forbidden?.identifier == RuntimeError.Identifier.authentication)
+                #expect(forbidden?.serviceCode == 403)
+                let unauthorized = await runtimeError { try await service.queryCount(layer: 0, QueryParameters()) }
+                #expect(unauthorized?.identifier == RuntimeError.Identifier.authentication)
+                #expect(unauthorized?.serviceCode == 401)
+                let coded = await runtimeError { try await service.queryCount(layer: 1, QueryParameters()) }
+                #expect(coded?.identifier == RuntimeError.Identifier.serviceError)
+                #expect(coded?.serviceCode == 1003)
+                #expect(coded?.message.contains("one string") == true)
+            }
+        }
+    }
+
+    @Test func sparseArcGISAnswersAreReadLeniently() async throws {
+        try await withLookAlike { site, hits in
+            try await withRemote(Self.service(site, "Sparse")) { service in
+                let description = try await service.describe()
+                #expect(description.layers.map(\.id) == [0, 5])
+                #expect(description.layers[1].metadata["type"]?.string == "Table")
+                #expect(hits.count("arcgis/rest/services/Sparse/FeatureServer/0") == 1)
+
+                let set = try await service.queryFeatures(layer: 0, QueryParameters())
+                #expect(set.objectIdFieldName == "FID")
+                #expect(set.objectIds == [3, 4])
+                #expect(set.features.allSatisfy { $0.geometry == nil })
+                #expect(set.features[0].attributes["Flag"] == .int(1))
+                #expect(try await service.queryObjectIds(layer: 0, QueryParameters()) == [])
+
+                let results = try await service.applyEdits([LayerEdits(id: 0, deletes: [2])], options: EditOptions())
+                #expect(results.first?.addResults.first?.objectId == 9)
+                #expect(results.first?.updateResults == [])
+                #expect(results.first?.deleteResults.first?.error?.code == 1011)
+
+                let attachments = try await service.attachments(layer: 0, objectId: 1, gdbVersion: nil)
+                #expect(attachments.first?.name == "a.jpg" && attachments.first?.globalId == "")
+
+                let management = try await service.versionManagementInfo()
+                #expect(management.name == "Sparse" && management.currentVersion == 11.1)
+                let versions = try await service.versions()
+                #expect(versions.first?.versionName == "sde.DEFAULT" && versions.first?.description == "")
+                let missing = await runtimeError { try await service.version(named: "{BD3F4817-9A00-41AC-B0CC-58F78DBAE0A2}") }
+                #expect(missing?.identifier == RuntimeError.Identifier.versionNotFound)
+            }
+        }
+    }
+
+    @Test func noAnswerWithinTheTimeoutIsUnreachable() async throws {
+        let listener = try SilentListener()
+        defer { listener.close() }
+        let url = "http://127.0.0.1:\(listener.port)/arcgis/rest/services/Silent/FeatureServer"
+        try await withRemote(url, timeout: .seconds(1)) { service in
+            let read = await timed { try await service.describe() }
+            #expect(read.seconds < 2.5, "a read waited \(read.seconds) s")
+            guard case .failure(let error as RuntimeError) = read.result else {
+                Issue.record("expected a RuntimeError, got \(read.result)")
+                return
+            }
+            #expect(error.identifier == RuntimeError.Identifier.unreachable)
+            #expect(error.message.contains(url) && error.message.contains("1 s"), "\(error.message)")
+
+            let write = await timed { try await service.applyEdits([LayerEdits(id: 0, deletes: [1])], options: EditOptions()) }
+            #expect(write.seconds < 2.5, "a write waited \(write.seconds) s")
+            if case .failure(let error as RuntimeError) = write.result {
+                #expect(error.identifier == RuntimeError.Identifier.unreachable)
+            } else {
+                Issue.record("expected a RuntimeError, got \(write.result)")
+            }
+        }
+    }
+
+    @Test func cancellingARequestEndsItAtOnce() async throws {
+        let listener = try SilentListener()
+        defer { listener.close() }
+        try await withRemote("http://127.0.0.1:\(listener.port)/arcgis/rest/services/Silent/FeatureServer", timeout: .seconds(30)) { service in
+            let outcome = await timed {
+                let request = Task { try await service.queryCount(layer: 0, QueryParameters()) }
+                try await Task.sleep(for: .milliseconds(200))
+                request.cancel()
+                return try await request.value
+            }
+            #expect(outcome.seconds < 5, "cancelling took \(outcome.seconds) s")
+            guard case .failure(let error) = outcome.result else {
+                Issue.record("expected a failure, got \(outcome.result)")
+                return
+            }
+            #expect(error is CancellationError, "\(error)")
+        }
+    }
+
+    @Test func aClosedPortIsUnreachable() async throws {
+        let port = try SilentListener.closedPort()
+        let url = "http://127.0.0.1:\(port)/arcgis/rest/services/Gone/FeatureServer"
+        try await withRemote(url, credential: Self.password, timeout: .seconds(5)) { service in
+            let outcome = await timed { try await service.queryCount(layer: 0, QueryParameters()) }
+            #expect(outcome.seconds < 4, "took \(outcome.seconds) s")
+            guard case .failure(let error as RuntimeError) = outcome.result else {
+                Issue.record("expected a RuntimeError, got \(outcome.result)")
+                return
+            }
+            #expect(error.identifier == RuntimeError.Identifier.unreachable)
+            #expect(error.message.contains("127.0.0.1:\(port)"), "\(error.message)")
+        }
+    }
+
+    @Test func aServiceThatWasShutDownRefusesRequests() async throws {
+        let service = try RemoteFeatureService(url: "http://127.0.0.1:9/arcgis/rest/services/A/FeatureServer")
+        try await service.shutdown()
+        try await service.shutdown()
+        let error = await runtimeError { try await service.describe() }
+        #expect(error?.identifier == RuntimeError.Identifier.unreachable)
+        #expect(error?.message.contains("shut down") == true)
+    }
+}
