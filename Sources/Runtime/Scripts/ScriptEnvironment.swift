@@ -32,7 +32,7 @@ public struct ScriptEnvironment: Sendable {
                 throw SetupError(message: "\(target): \(error)")
             }
             service = remote
-            close = { await remote.shutdown() }
+            close = { try? await remote.shutdown() }
         } else {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory), isDirectory.boolValue else {

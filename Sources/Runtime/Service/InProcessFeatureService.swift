@@ -32,7 +32,9 @@ public actor InProcessFeatureService: FeatureService {
         guard let name = core.startup.loaded.first ?? core.serviceNames.first else {
             throw RuntimeError(RuntimeError.Identifier.serviceError, "The folder '\(folder)' holds no feature service.")
         }
-        return InProcessFeatureService(core: core, serviceName: name, credential: credential)
+        let service = InProcessFeatureService(core: core, serviceName: name)
+        if let credential { try await service.signIn(credential) }
+        return service
     }
 
     /// `users.json` in the folder or its parent, when there is one.

@@ -1,0 +1,109 @@
+import Foundation
+import Runtime
+import Service
+import Testing
+
+@Suite struct EditScriptTests {
+    static let scripts = Samples.folder + "/Scripts"
+
+    /// Runs a script in-process against a fresh copy of the sample its name starts with.
+    static func runInProcess(_ path: String, credential: Credential? = Runtimes.editor01, keepGoing: Bool = false) async throws -> ScriptReport {
+        let script = try EditScript.load(path: path)
+        let sample = ((path as NSString).lastPathComponent.split(separator: "-").first).map(String.init) ?? ""
+        let environment = try await ScriptEnvironment.prepare(script: script, target: Samples.folder + "/" + sample, credential: credential,
+                                                              usersFile: nil, timeout: 30)
+        try await environment.load(credential: credential)
+        let report = await EditScriptRunner(script: script, geodatabase: environment.geodatabase, runId: "abc123").run(keepGoing: keepGoing)
+        await environment.close()
+        return report
+    }
+
+    static func write(_ text: String, name: String = "script.yaml") throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maprules-scripts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test(arguments: ["DamageAssessment-branch-versioning.yaml", "TreesOfPortland-new-tree.yaml"])
+    func sampleScriptsPassInProcess(_ name: String) async throws {
+        let report = try await Self.runInProcess(Self.scripts + "/" + name)
+        for step in report.steps where !step.ok { Issue.record("step \(step.index) \(step.operation): \(step.summary)") }
+        #expect(report.exitCode == 0)
+        #expect(report.steps.count == (try EditScript.load(path: Self.scripts + "/" + name)).steps.count)
+        #expect(report.steps.contains { $0.expectedFailure != nil && $0.ok })
+    }
+
+    @Test func invalidScriptsAreReportedBeforeAnythingRuns() throws {
+        let unknown = try Self.write("steps:\n  - frobnicate: {layer: 0}\n")
+        #expect(throws: EditScript.Invalid.self) { try EditScript.load(path: unknown) }
+        do { _ = try EditScript.load(path: unknown) } catch let invalid as EditScript.Invalid {
+            #expect(invalid.problems.first?.contains(":2:") == true)
+            #expect(invalid.problems.first?.contains("frobnicate") == true)
+        }
+        let reference = try Self.write("steps:\n  - query: {layer: 0}\n    save: a\n  - deleteFeature: {layer: 0, objectId: \"$b.features.0.objectid\"}\n")
+        do { _ = try EditScript.load(path: reference); Issue.record("unknown reference accepted") } catch let invalid as EditScript.Invalid {
+            #expect(invalid.problems.count == 1)
+            #expect(invalid.problems[0].contains("$b.features.0.objectid") && invalid.problems[0].contains("script.yaml:4:"))
+        }
+        let wrongType = try Self.write(#"{"steps": [{"query": {"layer": 0, "limit": true}}]}"#, name: "s.json")
+        do { _ = try EditScript.load(path: wrongType); Issue.record("wrong type accepted") } catch let invalid as EditScript.Invalid {
+            #expect(invalid.problems.first?.contains("s.json:1:") == true)
+        }
+        let brokenYAML = try Self.write("steps:\n  - query: {layer: 0\n")
+        #expect(throws: EditScript.Invalid.self) { try EditScript.load(path: brokenYAML) }
+        let twoOperations = try Self.write("steps:\n  - query: {layer: 0}\n    expect: {layer: 0, where: \"1=1\", count: 1}\n")
+        #expect(throws: EditScript.Invalid.self) { try EditScript.load(path: twoOperations) }
+    }
+
+    @Test func referencesSubstituteValuesAndText() async throws {
+        let path = try Self.write("""
+            steps:
+              - query: {layer: Trees, where: "Address = '1823 NE Davis St'"}
+                save: hit
+              - expect: {layer: 0, where: "OBJECTID = $hit.features.0.OBJECTID", count: 1, attributes: {Address: "$hit.features.0.Address"}}
+              - expect: {layer: 0, objectIds: ["$hit.features.0.OBJECTID"], count: "$hit.count"}
+              - expect: {layer: 0, where: "OBJECTID = $hit.features.5.OBJECTID", count: 1}
+            """)
+        let script = try EditScript.load(path: path)
+        let environment = try await ScriptEnvironment.prepare(script: script, target: Samples.folder + "/TreesOfPortland", credential: Runtimes.editor01, usersFile: nil, timeout: 30)
+        try await environment.load(credential: Runtimes.editor01)
+        let report = await EditScriptRunner(script: script, geodatabase: environment.geodatabase).run(keepGoing: true)
+        #expect(report.steps.map(\.ok) == [true, true, true, false])
+        #expect(report.steps[3].error?.identifier == "script/reference")
+        #expect(report.exitCode == 1)
+        let json = report.json
+        #expect(json["passed"]?.int == 3 && json["failed"]?.int == 1)
+        #expect(json["steps"]?.array?[3]["error"]?["ruleId"]?.string == "script/reference")
+    }
+
+    @Test func aFailedStepStopsTheRunUnlessKeepGoing() async throws {
+        let path = try Self.write("""
+            steps:
+              - expect: {layer: 0, where: "1 = 1", count: 0}
+              - expectLocalEdits: false
+            """)
+        let script = try EditScript.load(path: path)
+        let environment = try await ScriptEnvironment.prepare(script: script, target: Samples.folder + "/TreesOfPortland", credential: nil, usersFile: nil, timeout: 30)
+        try await environment.load(credential: nil)
+        let once = await EditScriptRunner(script: script, geodatabase: environment.geodatabase).run()
+        #expect(once.steps.count == 1 && once.skipped == 1 && once.exitCode == 1)
+        let all = await EditScriptRunner(script: script, geodatabase: environment.geodatabase).run(keepGoing: true)
+        #expect(all.steps.count == 2 && all.passed == 1)
+    }
+
+    @Test func expectFailureOfAStepThatSucceedsIsAFailure() async throws {
+        let path = try Self.write("""
+            steps:
+              - query: {layer: 0, limit: 1}
+                expectFailure: runtime/cannot-add
+            """)
+        let script = try EditScript.load(path: path)
+        let environment = try await ScriptEnvironment.prepare(script: script, target: Samples.folder + "/TreesOfPortland", credential: nil, usersFile: nil, timeout: 30)
+        try await environment.load(credential: nil)
+        let report = await EditScriptRunner(script: script, geodatabase: environment.geodatabase).run()
+        #expect(report.steps.first?.ok == false)
+        #expect(report.steps.first?.summary.contains("succeeded") == true)
+    }
+}
