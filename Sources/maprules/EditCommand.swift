@@ -96,7 +96,6 @@ struct EditCommand: ParsableCommand {
             Console.error("error: \(error)")
             return 2
         }
-        defer { Task { await environment.close() } }
         do { try await environment.load(credential: credential) } catch {
             let failure = RuntimeError.wrapping(error, operation: "Loading the service")
             Console.error("error: \(failure.description)")

@@ -88,10 +88,14 @@ import Testing
         #expect(await geodatabase.hasLocalEdits == false)
 
         let second = try await geodatabase.addFeature(to: trees, at: point(-122.65, 45.525), spatialReference: .wgs84)
-        _ = try await second.setValue(.string("3 Test St"), for: "Address")
-        // Site_Type is required and left empty: 11001 when saving.
+        // The template fills Site_Type; Address is required and left empty: 11001 when saving.
+        #expect(await second.original["Site_Type"] == .string("TL"))
         let missing = await runtimeError { try await second.finish() }
         #expect(missing?.identifier == "11001")
+        #expect(missing?.field == "Address")
+        _ = try await second.setValue(.string("3 Test St"), for: "Address")
+        #expect(try await second.setValue(.null, for: "Address")?.identifier == "11001")
+        _ = try await second.setValue(.string("3 Test St"), for: "Address")
         _ = try await second.setValue(.string("Median"), for: "Site_Type")  // a choice typed by its name
         let added = try await second.finish()
         #expect(added["Site_Type"] == .string("MD"))
@@ -152,7 +156,8 @@ import Testing
         let blocked = await runtimeError { _ = try await geodatabase.addRelatedRecord(to: tree, relationship: "Inspections", attributes: attrs(["Collected_Date": .string("2026-01-01"), "Condition": .string("Good")])) }
         #expect(blocked?.identifier == RuntimeError.Identifier.parentBeingEdited)
         let inspections = try await geodatabase.table(layerID: 3)
-        let child = try #require(try await trees.queryRelatedFeatures(for: tree, relationship: try #require(trees.relationship(named: "Inspections"))).first)
+        let relation = try #require(trees.relationship(named: "Inspections"))
+        let child = try #require(try await trees.queryRelatedFeatures(for: tree, relationship: relation).first)
         let childSession = PopupEditSession(feature: child, table: inspections)
         #expect(await runtimeError { try await childSession.startEditing() }?.identifier == RuntimeError.Identifier.parentBeingEdited)
         // Many-to-one: point the tree at another species.
@@ -161,8 +166,9 @@ import Testing
         try await session.setRelated(other, relationship: "Species")
         let saved = try await session.finish()
         #expect(saved["Species_ID"] == other["Species_ID"])
-        #expect(await runtimeError { try await PopupEditSession(feature: tree, table: trees).setRelated(other, relationship: "Nope") }?.identifier
-                == RuntimeError.Identifier.relationshipNotFound)
+        let third = PopupEditSession(feature: tree, table: trees)
+        #expect(await runtimeError { try await third.setRelated(other, relationship: "Nope") }?.identifier == RuntimeError.Identifier.relationshipNotFound)
+        await third.cancel()
         let record = try await geodatabase.addRelatedRecord(to: tree, relationship: "Inspections",
                                                             attributes: attrs(["Collected_Date": .string("2026-01-01"), "Condition": .string("Good")]))
         #expect(record["Tree_GlobalID"] == tree["GlobalID"])

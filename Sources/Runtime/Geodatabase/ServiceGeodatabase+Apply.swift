@@ -62,12 +62,14 @@ extension ServiceGeodatabase {
             }
             results.append(Self.results(entry.value, layerAnswer, table: table))
         }
-        if let failure = results.lazy.flatMap({ r in (r.adds + r.updates + r.deletes + r.attachmentAdds + r.attachmentDeletes).map { (r, $0) } })
-            .first(where: { !$0.1.success && $0.1.errorCode != EditError.rolledBack.code }) {
-            let table = tables.first { $0.id == failure.0.tableID }
+        if let failure = Self.firstRefusal(results) {
+            let table = tables.first { $0.id == failure.table }
+            let which = failure.result.localObjectId.map(String.init) ?? "?"
+            let title = table?.title ?? "table \(failure.table)"
+            let why = failure.result.errorDescription ?? "no reason given"
             throw RuntimeError(RuntimeError.Identifier.serviceError,
-                               "Applying edits: the service refused feature \(failure.1.localObjectId.map(String.init) ?? "?") of \(table?.title ?? "table \(failure.0.tableID)"): \(failure.1.errorDescription ?? "no reason given") (code \(failure.1.errorCode ?? 0)). Nothing was applied; the local edits are kept.",
-                               serviceCode: failure.1.errorCode, layer: table?.reference, objectId: failure.1.localObjectId)
+                               "Applying edits: the service refused feature \(which) of \(title): \(why) (code \(failure.result.errorCode ?? 0)). Nothing was applied; the local edits are kept.",
+                               serviceCode: failure.result.errorCode, layer: table?.reference, objectId: failure.result.localObjectId)
         }
         guard results.allSatisfy(\.succeeded) else {
             throw RuntimeError(RuntimeError.Identifier.serviceError, "Applying edits: the service rolled everything back (code 1003); the local edits are kept.", serviceCode: 1003)
@@ -77,6 +79,15 @@ extension ServiceGeodatabase {
             for add in result.adds { if let local = add.localObjectId, let real = add.objectId { appliedTemporaryIds[FeatureKey(tableID: result.tableID, objectId: local)] = real } }
         }
         return results
+    }
+
+    /// The first edit the service refused for a reason of its own (not 1003, "rolled back" because another failed).
+    private static func firstRefusal(_ results: [TableEditResults]) -> (table: Int, result: FeatureEditResult)? {
+        for tableResults in results {
+            let all: [FeatureEditResult] = tableResults.adds + tableResults.updates + tableResults.deletes + tableResults.attachmentAdds + tableResults.attachmentDeletes
+            if let refused = all.first(where: { !$0.success && $0.errorCode != EditError.rolledBack.code }) { return (tableResults.tableID, refused) }
+        }
+        return nil
     }
 
     private static func layerEdits(_ local: TableEdits, table: TableInfo, useGlobalIds: Bool) -> LayerEdits {

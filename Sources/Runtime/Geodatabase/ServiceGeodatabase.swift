@@ -84,14 +84,14 @@ public actor ServiceGeodatabase {
     /// Loads the service's metadata (and the default version's name). Idempotent; concurrent callers share one
     /// attempt; a failed load can be retried.
     public func load() async throws {
-        _ = try await loader.load()
-        if currentVersion == nil { currentVersion = requestedVersion ?? (try await loader.load()).defaultVersionName }
+        let loaded = try await loader.load()
+        if currentVersion == nil { currentVersion = requestedVersion ?? loaded.defaultVersionName }
     }
 
     /// Cancels a load in progress.
     public func cancelLoad() async { await loader.cancelLoad() }
 
-    public var loadStatus: LoadOnce<Loaded>.Status { get async { await loader.status } }
+    public var loadStatus: LoadStatus { get async { await loader.status } }
 
     func loaded() async throws -> Loaded { try await loader.load() }
 

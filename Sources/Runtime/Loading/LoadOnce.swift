@@ -2,11 +2,13 @@
 /// answered again), concurrent callers share one attempt, a failed attempt can be retried (the next `load`
 /// starts a new one), and an attempt in progress can be cancelled (its callers get the cancellation error,
 /// the next `load` starts afresh).
+/// Where loading stands.
+public enum LoadStatus: Sendable, Equatable {
+    case notLoaded, loading, loaded, failed
+}
+
 public actor LoadOnce<Value: Sendable> {
-    /// Where loading stands.
-    public enum Status: Sendable, Equatable {
-        case notLoaded, loading, loaded, failed
-    }
+    public typealias Status = LoadStatus
 
     private enum State {
         case notLoaded

@@ -36,11 +36,10 @@ extension ServiceGeodatabase {
     /// The map layer or table whose title or id is `name` that is not one of the service's (an inline feature
     /// collection, another service's layer): adding to it is refused with the add-feature conditions.
     public func requireEligibleMapLayer(named name: String) async throws {
-        guard let map else { return }
+        guard map != nil else { return }
         let popups = try await loaded().popups
         guard let behavior = popups.map.layers.first(where: { $0.layer.title?.caseInsensitiveCompare(name) == .orderedSame || $0.layer.id == name }) else { return }
         try Self.requireEligible(behavior, name: behavior.layer.displayName, reference: nil)
-        _ = map
     }
 
     static func requireEligible(_ behavior: LayerBehavior, name: String, reference: LayerReference?) throws {
@@ -60,11 +59,11 @@ extension ServiceGeodatabase {
         } else {
             identifier = "add-feature/popup-disabled"
         }
-        let problems = eligibility.failed.map { RuntimeError(identifier(for: $0, behavior), "Adding a feature to \(name): \($0.failureText).", layer: reference) }
+        let problems = eligibility.failed.map { RuntimeError(conditionIdentifier($0, behavior), "Adding a feature to \(name): \($0.failureText).", layer: reference) }
         throw RuntimeError(identifier, "Adding a feature to \(name) is refused: \(sentence).", layer: reference, problems: problems.count > 1 ? problems : [])
     }
 
-    private static func identifier(for condition: AddFeatureCondition, _ behavior: LayerBehavior) -> String {
+    private static func conditionIdentifier(_ condition: AddFeatureCondition, _ behavior: LayerBehavior) -> String {
         switch condition {
         case .serviceBackedFeatureLayer: return behavior.layer.isServiceBacked ? RuntimeError.Identifier.notALayer : RuntimeError.Identifier.notServiceBacked
         case .metadataAvailable: return RuntimeError.Identifier.notServiceBacked

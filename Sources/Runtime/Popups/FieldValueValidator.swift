@@ -22,6 +22,13 @@ enum FieldValueValidator {
         func problem(_ code: Code, _ why: String) -> Result<AttributeValue, RuntimeError> {
             .failure(RuntimeError(code.rawValue, "Field '\(field.displayName)' of \(table.title): \(why)", layer: table.reference, field: field.name))
         }
+        var value = value
+        // A choice may be typed by the name its list shows ("Median" for the code "MD").
+        if case .codedValue(_, let values)? = field.domain, let text = value.string,
+           !values.contains(where: { AttributeValue(JSON($0.code)).sameValue(as: value) || AttributeValue(JSON($0.code)).string == text }),
+           let match = values.first(where: { $0.name.caseInsensitiveCompare(text) == .orderedSame }) {
+            value = AttributeValue(JSON(match.code))
+        }
         if value.isNull || value == .string("") && field.type != .string {
             return field.nullable ? .success(.null) : problem(.nullNotAllowed, "a value is required (the field is not nullable).")
         }
@@ -51,7 +58,10 @@ enum FieldValueValidator {
             case .double(let d): text = format(d)
             case .null: text = ""
             }
-            if let length = field.length, length > 0, text.count > length {
+            // A choice list's values are checked as codes below (11007 says more than 11003 there).
+            var isChoice = false
+            if case .codedValue? = field.domain { isChoice = true }
+            if !isChoice, let length = field.length, length > 0, text.count > length {
                 return problem(.tooLong, "the text is \(text.count) characters long; the field holds at most \(length).")
             }
             converted = .string(text)
@@ -76,13 +86,8 @@ enum FieldValueValidator {
         case .codedValue(_, let values)?:
             let codes = values.map { AttributeValue(JSON($0.code)) }
             if !codes.contains(where: { $0.sameValue(as: converted) || ($0.string != nil && $0.string == converted.string) }) {
-                // A coded value may be typed by its name, as the choice list shows it.
-                if let text = value.string, let match = values.first(where: { $0.name.caseInsensitiveCompare(text) == .orderedSame }) {
-                    converted = AttributeValue(JSON(match.code))
-                } else {
-                    let list = values.prefix(12).map { "\(AttributeValue(JSON($0.code))) (\($0.name))" }.joined(separator: ", ")
-                    return problem(.notACodedValue, "'\(value)' is not a value of its choice list: \(list).")
-                }
+                let list = values.prefix(12).map { "\(AttributeValue(JSON($0.code))) (\($0.name))" }.joined(separator: ", ")
+                return problem(.notACodedValue, "'\(value)' is not a value of its choice list: \(list).")
             }
         case .range(_, let low, let high)?:
             if let number = converted.double {

@@ -89,7 +89,8 @@ public final class EditScriptRunner {
         case "switchVersion":
             let pending = a["pending"]?.string.flatMap(ServiceGeodatabase.PendingEditsPolicy.init(rawValue:))
             try await geodatabase.switchVersion(to: a["to"]?.string ?? "", pending: pending)
-            return ("now on \(await geodatabase.versionName ?? "")", nil)
+            let now = await geodatabase.versionName ?? ""
+            return ("now on \(now)", nil)
         case "query":
             let table = try await table(a)
             let features = try await table.queryFeatures(try query(a, table: table))
@@ -114,7 +115,7 @@ public final class EditScriptRunner {
         case "moveFeature":
             let table = try await table(a)
             let id = try objectId(a["objectId"], table: table)
-            let (geometry, reference) = try Self.geometry(a["geometry"], table: table)
+            let (geometry, reference) = try Self.geometry(a["geometry"] ?? .null, table: table)
             let feature = try await table.feature(objectId: id)
             try await table.update(TableFeature(tableID: table.id, objectId: feature.objectId, attributes: Attributes(), geometry: geometry, spatialReference: reference))
             let moved = try await table.feature(objectId: id)
@@ -154,10 +155,11 @@ public final class EditScriptRunner {
             return try await expect(a)
         case "expectLocalEdits":
             let has = await geodatabase.hasLocalEdits
+            let count = await geodatabase.localEditCount
             guard has == (a.bool ?? false) else {
-                throw RuntimeError("expect/failed", has ? "expected no local edits, but \(await geodatabase.localEditCount) are pending" : "expected local edits, but there are none")
+                throw RuntimeError("expect/failed", has ? "expected no local edits, but \(count) are pending" : "expected local edits, but there are none")
             }
-            return (has ? "\(await geodatabase.localEditCount) local edits pending, as expected" : "no local edits, as expected", nil)
+            return (has ? "\(count) local edit\(count == 1 ? "" : "s") pending, as expected" : "no local edits, as expected", nil)
         default:
             throw RuntimeError("expect/failed", "unknown operation '\(operation)'")
         }
@@ -170,7 +172,9 @@ public final class EditScriptRunner {
             if let name { try await geodatabase.requireEligibleMapLayer(named: name) }
             throw error
         }
-        let (geometry, reference) = try a["geometry"].map { try Self.geometry($0, table: table) } ?? (nil, nil)
+        var geometry: Geometry?
+        var reference: SpatialReference?
+        if let g = a["geometry"] { (geometry, reference) = try Self.geometry(g, table: table) }
         let session = try await geodatabase.addFeature(to: table, at: geometry, spatialReference: reference)
         let values = ScriptValues.attributes(a["attributes"])
         do {

@@ -28,8 +28,8 @@ struct TableInfo: Sendable {
         capabilities = EditCapabilities(metadata.capabilities)
         objectIdField = metadata.objectIdField ?? metadata.fields.first { $0.type == .oid }?.name ?? "OBJECTID"
         globalIdField = metadata.globalIdField ?? metadata.fields.first { $0.type == .globalID }?.name
-        spatialReference = json["extent"]?["spatialReference"].flatMap(SpatialReference.init(json:))
-            ?? json["spatialReference"].flatMap(SpatialReference.init(json:))
+        spatialReference = json["spatialReference"].flatMap(SpatialReference.init(json:))
+            ?? json["extent"]?["spatialReference"].flatMap(SpatialReference.init(json:))
             ?? (metadata.isTable ? .wgs84 : .webMercator)
     }
 

@@ -10,6 +10,16 @@ public struct AttachmentInfo: Sendable, Codable, Equatable {
     public var contentType: String
     public var size: Int64
     public var keywords: String?
+
+    public init(id: Int64, globalId: String, parentGlobalId: String, name: String, contentType: String, size: Int64, keywords: String? = nil) {
+        self.id = id
+        self.globalId = globalId
+        self.parentGlobalId = parentGlobalId
+        self.name = name
+        self.contentType = contentType
+        self.size = size
+        self.keywords = keywords
+    }
 }
 
 /// `<oid>/attachments`.
