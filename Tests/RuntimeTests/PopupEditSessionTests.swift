@@ -112,6 +112,23 @@ import Testing
         #expect(await runtimeError { _ = try await geodatabase.addFeature(to: species, at: nil) }?.identifier == RuntimeError.Identifier.notALayer)
     }
 
+    @Test func anEditablePolygonLayerIsNotPoint() async throws {
+        let folder = try Runtimes.modifiedSample("TreesOfPortland") { json in
+            let key = Runtimes.treesLayer.replacingOccurrences(of: "/0", with: "/1")
+            var layer = json[key] as! [String: Any]
+            layer["capabilities"] = "Create,Query,Update,Delete,Editing"
+            json[key] = layer
+        }
+        let geodatabase = try await Runtimes.geodatabase("TreesOfPortland", folder: folder)
+        let neighborhoods = try await geodatabase.table(layerID: 1)
+        let ring = [Point(x: -122.66, y: 45.52), Point(x: -122.65, y: 45.52), Point(x: -122.65, y: 45.53), Point(x: -122.66, y: 45.52)]
+        let error = await runtimeError { _ = try await geodatabase.addFeature(to: neighborhoods, at: .polygon([ring]), spatialReference: .wgs84) }
+        #expect(error?.identifier == "add-feature/not-point")
+        // The table itself still takes polygons outside the add-feature flow.
+        let added = try await neighborhoods.add(await neighborhoods.createFeature(attributes: attrs(["NAME": .string("New Town")]), geometry: .polygon([ring]), spatialReference: .wgs84))
+        #expect((added.objectId ?? 0) < 0)
+    }
+
     @Test func mapsDecidePopupsAndAddFeatureConditions() async throws {
         var text = try String(contentsOfFile: Samples.folder + "/TreesOfPortland/TreesOfPortland.json", encoding: .utf8)
         // Trees' pop-up disabled; an inline feature collection beside it.

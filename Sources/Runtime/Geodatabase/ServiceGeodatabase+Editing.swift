@@ -170,7 +170,7 @@ extension ServiceGeodatabase {
             if !field.editable {
                 if value.sameValue(as: current) || (base == nil && value.isNull) { continue }
                 problems.append(RuntimeError(RuntimeError.Identifier.fieldNotEditable,
-                                             "\(operation) of \(table.title): field '\(field.displayName)' is read-only in the service.",
+                                             "\(operation) of \(table.title): field \(field.displayName) is read-only in the service.",
                                              layer: table.reference, objectId: objectId, field: field.name))
                 continue
             }
@@ -185,7 +185,7 @@ extension ServiceGeodatabase {
             for field in table.metadata.fields where !field.nullable && field.editable && !table.metadata.isSystemMaintained(field) && field.type != .geometry
                 && (result[field.name] ?? .null).isNull && !problems.contains(where: { $0.field == field.name }) {
                 problems.append(RuntimeError(FieldValueValidator.Code.nullNotAllowed.rawValue,
-                                             "\(operation) of \(table.title): field '\(field.displayName)' needs a value (it is not nullable).",
+                                             "\(operation) of \(table.title): field \(field.displayName) needs a value (it is not nullable).",
                                              layer: table.reference, objectId: objectId, field: field.name))
             }
         }

@@ -77,7 +77,7 @@ extension ServiceGeodatabase {
     func requireEditableVersion(_ operation: String, table: TableInfo) async throws {
         if defaultVersionPolicy == .refuse, try await isOnDefaultVersion {
             throw RuntimeError(RuntimeError.Identifier.defaultVersionReadOnly,
-                               "\(operation) in \(table.title): the default version '\(currentVersion ?? "sde.DEFAULT")' is read-only here. Create or switch to a version first (or allow default-version edits).",
+                               "\(operation.contains(table.title) ? operation : "\(operation) in \(table.title)"): the default version '\(currentVersion ?? "sde.DEFAULT")' is read-only here. Create or switch to a version first (or allow default-version edits).",
                                layer: table.reference)
         }
     }

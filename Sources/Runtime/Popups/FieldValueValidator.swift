@@ -20,7 +20,7 @@ enum FieldValueValidator {
     /// The value in the field's stored form, or the problem with it.
     static func convert(_ value: AttributeValue, for field: FieldDefinition, table: TableInfo) -> Result<AttributeValue, RuntimeError> {
         func problem(_ code: Code, _ why: String) -> Result<AttributeValue, RuntimeError> {
-            .failure(RuntimeError(code.rawValue, "Field '\(field.displayName)' of \(table.title): \(why)", layer: table.reference, field: field.name))
+            .failure(RuntimeError(code.rawValue, "Field \(field.displayName) of \(table.title): \(why)", layer: table.reference, field: field.name))
         }
         var value = value
         // A choice may be typed by the name its list shows ("Median" for the code "MD").
@@ -35,15 +35,15 @@ enum FieldValueValidator {
         var converted: AttributeValue
         switch field.type {
         case .smallInteger, .integer, .bigInteger:
-            guard let number = number(value) else { return problem(.notANumber, "'\(value)' is not a number.") }
-            guard number.rounded() == number else { return problem(.notANumber, "'\(value)' is not a whole number (\(field.type.shortName)).") }
+            guard let number = number(value) else { return problem(.notANumber, "\(value) is not a number.") }
+            guard number.rounded() == number else { return problem(.notANumber, "\(value) is not a whole number (\(field.type.shortName)).") }
             let limits: (Double, Double) = field.type == .smallInteger ? (Double(Int16.min), Double(Int16.max))
                 : field.type == .integer ? (Double(Int32.min), Double(Int32.max)) : (-9.007199254740992e15, 9.007199254740992e15)
             if number > limits.1 { return problem(.aboveLimit, "\(format(number)) is above the largest \(field.type.shortName), \(format(limits.1)).") }
             if number < limits.0 { return problem(.belowLimit, "\(format(number)) is below the smallest \(field.type.shortName), \(format(limits.0)).") }
             converted = .int(Int64(number))
         case .single, .double:
-            guard let number = number(value), number.isFinite else { return problem(.notANumber, "'\(value)' is not a number.") }
+            guard let number = number(value), number.isFinite else { return problem(.notANumber, "\(value) is not a number.") }
             if field.type == .single {
                 let limit = Double(Float.greatestFiniteMagnitude)
                 if number > limit { return problem(.aboveLimit, "\(number) is above the largest Single (32-bit float).") }
@@ -72,11 +72,11 @@ enum FieldValueValidator {
             case .string(let s):
                 guard let ms = Int64(s) ?? Self.parseDate(s) else { return problem(.notANumber, "'\(s)' is not a date (ISO 8601, e.g. 2026-05-01 or 2026-05-01T10:30:00Z, or epoch milliseconds).") }
                 converted = .int(ms)
-            default: return problem(.notANumber, "'\(value)' is not a date.")
+            default: return problem(.notANumber, "\(value) is not a date.")
             }
         case .guid, .globalID:
             guard let text = value.string, let guid = GUIDText.normalize(text) else {
-                return problem(.notANumber, "'\(value)' is not a GUID ({XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}).")
+                return problem(.notANumber, "\(value) is not a GUID ({XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}).")
             }
             converted = .string(guid)
         default:
@@ -87,7 +87,7 @@ enum FieldValueValidator {
             let codes = values.map { AttributeValue(JSON($0.code)) }
             if !codes.contains(where: { $0.sameValue(as: converted) || ($0.string != nil && $0.string == converted.string) }) {
                 let list = values.prefix(12).map { "\(AttributeValue(JSON($0.code))) (\($0.name))" }.joined(separator: ", ")
-                return problem(.notACodedValue, "'\(value)' is not a value of its choice list: \(list).")
+                return problem(.notACodedValue, "\(value) is not a value of its choice list: \(list).")
             }
         case .range(_, let low, let high)?:
             if let number = converted.double {

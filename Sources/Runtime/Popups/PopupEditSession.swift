@@ -136,14 +136,14 @@ public actor PopupEditSession {
     }
 
     private func notEditableReason(_ field: FieldDefinition) -> String {
-        if !field.editable { return "'\(field.displayName)' is read-only in the service." }
-        if info.metadata.isSystemMaintained(field) { return "'\(field.displayName)' is maintained by the service." }
+        if !field.editable { return "\(field.displayName) is read-only in the service." }
+        if info.metadata.isSystemMaintained(field) { return "\(field.displayName) is maintained by the service." }
         let kind = EditorKind(field: field, fieldInfo: nil)
-        if !kind.isEditable { return "'\(field.displayName)' is a \(field.type.shortName) field, which the app shows as \(kind.rawValue)." }
+        if !kind.isEditable { return "\(field.displayName) is a \(field.type.shortName) field, which the app shows as \(kind.rawValue)." }
         let entry = behavior.popup.flatMap { popup in popup.fieldInfos.first { $0.fieldName.map { info.field($0)?.name == field.name } ?? false } }
-        guard let entry else { return "'\(field.displayName)' is not in the pop-up." }
-        if !entry.visible { return "'\(field.displayName)' is hidden in the pop-up (visible: false)." }
-        return "'\(field.displayName)' is not editable in the pop-up (isEditable: false)."
+        guard let entry else { return "\(field.displayName) is not in the pop-up." }
+        if !entry.visible { return "\(field.displayName) is hidden in the pop-up (visible: false)." }
+        return "\(field.displayName) is not editable in the pop-up (isEditable: false)."
     }
 
     /// Many-to-one: stages the record of the related table this feature will point to.
