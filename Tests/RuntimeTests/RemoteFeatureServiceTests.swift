@@ -229,7 +229,7 @@ import Testing
             }
 
             // A token obtained elsewhere: used as it is; its user is asked of the portal.
-            let token = try await withRemote(Self.trees(site), credential: Self.editor02) { try #require(await $0.currentToken()) }
+            let token: String = try await withRemote(Self.trees(site), credential: Self.editor02) { service in try #require(try await service.currentToken()) }
             try await withRemote(Self.trees(site), credential: .token(token)) { service in
                 #expect(await service.userName() == "editor02")
                 let results = try await service.applyEdits([LayerEdits(id: 0, updates: [EditFeature(attributes: Attributes([("OBJECTID", .int(4)), ("Notes", .string("checked"))]))])],

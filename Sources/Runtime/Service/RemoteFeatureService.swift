@@ -60,8 +60,8 @@ public actor RemoteFeatureService: FeatureService {
         self.timeout = timeout
         self.ownsClient = httpClient == nil
         self.credential = credential
-        transport = HTTPTransport(client: client, timeout: timeout,
-                                  headers: [("User-Agent", "MapRules-Runtime"), ("Referer", urls.origin)])
+        let transport = HTTPTransport(client: client, timeout: timeout, headers: [("User-Agent", "MapRules-Runtime"), ("Referer", urls.origin)])
+        self.transport = transport
         issuer = TokenIssuer(urls: urls, transport: transport)
     }
 
@@ -91,7 +91,7 @@ public actor RemoteFeatureService: FeatureService {
 
     deinit {
         // A forgotten shutdown() must neither leak the connections nor trip AsyncHTTPClient's debug check.
-        if ownsClient && !isShutDown {
+        if ownsClient, !isShutDown {
             let client = transport.client
             Task { try? await client.shutdown() }
         }
