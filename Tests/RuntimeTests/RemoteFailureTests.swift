@@ -39,6 +39,12 @@ import Testing
         return nil
     }
 
+    /// True for tokens `token-1`, `token-3`...: the first one of each sign-in and renewal pair.
+    static func isFirst(_ token: String?) -> Bool {
+        guard let number = token.flatMap({ Int($0.dropFirst("token-".count)) }) else { return false }
+        return number % 2 == 1
+    }
+
     /// The look-alike's routes; `hits` counts them.
     static func router(_ hits: Hits) -> Router<BasicRequestContext> {
         let router = Router()
@@ -63,12 +69,13 @@ import Testing
             let expires = Int64(Date().timeIntervalSince1970 * 1000) + 3_600_000
             return json(#"{"token":"token-\#(hits.count("custom/generateToken"))","expires":\#(expires),"ssl":false}"#)
         }
-        // 498 for the first token, a feature set for the next: as a JSON error (HTTP 200) and as an HTTP status.
+        // 498 for a first token (tokens 1, 3, 5...), a feature set for its renewal (2, 4, 6...): as a JSON error
+        // (HTTP 200) and as an HTTP status.
         route("\(services)/Expiring/FeatureServer/0/query") { request in
-            await token(&request) == "token-1" ? json(invalidToken) : json(featureSet)
+            isFirst(await token(&request)) ? json(invalidToken) : json(featureSet)
         }
         route("\(services)/ExpiringStatus/FeatureServer/0/query") { request in
-            await token(&request) == "token-1" ? html("", status: .init(code: 498, reasonPhrase: "Invalid Token")) : json(featureSet)
+            isFirst(await token(&request)) ? html("", status: .init(code: 498, reasonPhrase: "Invalid Token")) : json(featureSet)
         }
         route("\(services)/AlwaysInvalid/FeatureServer/0/query") { _ in json(invalidToken) }
         route("\(services)/Broken/FeatureServer") { _ in html("<html><body><h1>500 Internal Server Error</h1></body></html>", status: .internalServerError) }
@@ -291,7 +298,7 @@ import Testing
         let url = "http://127.0.0.1:\(port)/arcgis/rest/services/Gone/FeatureServer"
         try await withRemote(url, credential: Self.password, timeout: .seconds(5)) { service in
             let outcome = await timed { try await service.queryCount(layer: 0, QueryParameters()) }
-            #expect(outcome.seconds < 4, "took \(outcome.seconds) s")
+            #expect(outcome.seconds < 4, "took \(outcome.seconds) s: \(outcome.result)")
             guard case .failure(let error as RuntimeError) = outcome.result else {
                 Issue.record("expected a RuntimeError, got \(outcome.result)")
                 return

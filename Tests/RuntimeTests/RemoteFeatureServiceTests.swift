@@ -123,10 +123,11 @@ import Testing
                 #expect(deleted.first?.deleteResults.first?.success == true)
                 #expect(try await service.queryCount(layer: 0, QueryParameters()) == 24)
 
-                // A field that is not editable: the per-feature error code comes back as the service wrote it.
-                let notEditable = EditFeature(attributes: Attributes([("OBJECTID", .int(1)), ("created_user", .string("me"))]))
-                let refused = try await service.applyEdits([LayerEdits(id: 0, updates: [notEditable])], options: EditOptions())
-                #expect(refused.first?.updateResults.first?.error?.code == 1023)
+                // A value outside the field's coded values: the per-feature error code comes back as the service wrote it.
+                let outsideDomain = EditFeature(attributes: Attributes([("OBJECTID", .int(1)), ("Site_Type", .string("ZZ"))]))
+                let refused = try await service.applyEdits([LayerEdits(id: 0, updates: [outsideDomain])], options: EditOptions())
+                #expect(refused.first?.updateResults.first?.success == false)
+                #expect(refused.first?.updateResults.first?.error?.code == 1016)
             }
         }
     }

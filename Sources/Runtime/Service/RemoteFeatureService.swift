@@ -71,13 +71,16 @@ public actor RemoteFeatureService: FeatureService {
     }
 
     /// Pooled connections kept a minute; connecting gives up within the timeout (10 s at most); redirects
-    /// (http to https, a web adaptor's) are followed.
+    /// (http to https, a web adaptor's) are followed. A failed connection attempt fails the request at once
+    /// (the pool would otherwise try again until the timeout), so that this type's own policy decides: reads
+    /// are tried again, writes never.
     static func clientConfiguration(timeout: Duration) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         let connect = min(timeout, .seconds(10))
         configuration.timeout = .init(connect: TimeAmount(connect), read: TimeAmount(timeout))
         configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
         configuration.connectionPool = .init(idleTimeout: .seconds(60))
+        configuration.connectionPool.retryConnectionEstablishment = false
         return configuration
     }
 
