@@ -78,6 +78,11 @@ import Testing
             isFirst(await token(&request)) ? html("", status: .init(code: 498, reasonPhrase: "Invalid Token")) : json(featureSet)
         }
         route("\(services)/AlwaysInvalid/FeatureServer/0/query") { _ in json(invalidToken) }
+        // A server that reads the token parameter only, not the header.
+        route("\(services)/HeaderBlind/FeatureServer/0/query") { request in
+            let body = String(buffer: try await request.body.collect(upTo: 1 << 20))
+            return body.contains("token=token-") ? json(#"{"count":5}"#) : json(#"{"error":{"code":499,"message":"Token Required"}}"#)
+        }
         route("\(services)/Broken/FeatureServer") { _ in html("<html><body><h1>500 Internal Server Error</h1></body></html>", status: .internalServerError) }
         route("\(services)/Broken/FeatureServer/applyEdits") { _ in html("<html>down</html>", status: .badGateway) }
         route("\(services)/Flaky/FeatureServer/0/query") { _ in
@@ -138,6 +143,23 @@ import Testing
                     // The token service came from rest/info's authInfo.tokenServicesUrl.
                     #expect(hits.count("arcgis/rest/info") >= 1)
                 }
+            }
+        }
+    }
+
+    @Test func aServerThatIgnoresTheTokenHeaderGetsTheTokenInAPOSTBody() async throws {
+        try await withLookAlike { site, hits in
+            try await withRemote(Self.service(site, "HeaderBlind"), credential: Self.password) { service in
+                let count = try await service.queryCount(layer: 0, QueryParameters())
+                #expect(count == 5)
+                #expect(hits.count("arcgis/rest/services/HeaderBlind/FeatureServer/0/query") == 2)
+            }
+            // Anonymous: 499 is an authentication error at once.
+            try await withRemote(Self.service(site, "HeaderBlind")) { service in
+                let error = await runtimeError { try await service.queryCount(layer: 0, QueryParameters()) }
+                #expect(error?.identifier == RuntimeError.Identifier.authentication)
+                #expect(error?.serviceCode == 499)
+                #expect(hits.count("arcgis/rest/services/HeaderBlind/FeatureServer/0/query") == 3)
             }
         }
     }

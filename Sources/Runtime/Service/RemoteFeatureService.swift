@@ -199,11 +199,13 @@ public actor RemoteFeatureService: FeatureService {
         return answer.body
     }
 
-    /// The request with the token, tried again on a connection failure or HTTP 5xx (reads only) and once
-    /// more with a new token after a 498.
+    /// The request with the token, tried again on a connection failure or HTTP 5xx (reads only), once more
+    /// with a new token after a 498, and once as a POST after a 499 to a GET (a server that does not read the
+    /// token header finds it in the body then).
     private func exchange(_ operation: String, url: String, _ form: FormParameters, kind: Kind,
                           binary: Bool = false) async throws -> (HTTPAnswer, ArcGISAnswer.Reading) {
         var renewed = false
+        var tokenInBody = false
         var attempt = 1
         while true {
             guard !isShutDown else {
@@ -213,20 +215,25 @@ public actor RemoteFeatureService: FeatureService {
             let token = try await currentToken()
             let answer: HTTPAnswer
             do {
-                answer = try await transport.send(url, form, post: kind == .write, token: token)
+                answer = try await transport.send(url, form, post: kind == .write || tokenInBody, token: token)
             } catch let failure as HTTPTransport.Failure {
                 if kind == .read && failure.retriable && attempt < Self.readAttempts {
                     try await pause(before: &attempt)
                     continue
                 }
-                throw RuntimeError(failure.error.identifier, "\(operation): \(failure.error.message)")
+                let tries = attempt > 1 ? " (tried \(attempt) times)" : ""
+                throw RuntimeError(failure.error.identifier, "\(operation): \(failure.error.message)\(tries)")
             }
             let reading = binary ? ArcGISAnswer.readFile(answer) : ArcGISAnswer.read(answer)
             guard case .refusal(let error) = reading else { return (answer, reading) }
-            if error.code == 498 || answer.status == 498, token != nil {
+            if token != nil, error.code == 498 || answer.status == 498 {
                 guard !renewed, case .password = credential else { return (answer, reading) }
                 renewed = true
                 _ = try await renewToken(replacing: token)
+                continue
+            }
+            if token != nil, error.code == 499 || answer.status == 499, !answer.wasPOST {
+                tokenInBody = true
                 continue
             }
             if kind == .read && answer.status >= 500 && attempt < Self.readAttempts {

@@ -8,6 +8,8 @@ struct HTTPAnswer: Sendable {
     var status: Int
     var contentType: String?
     var body: Data
+    /// True when the request went as a POST (its parameters, the token among them, in the body).
+    var wasPOST = false
 }
 
 /// HTTP over AsyncHTTPClient (pooled connections on SwiftNIO): GET for reads, switched to POST when the
@@ -50,7 +52,7 @@ struct HTTPTransport: Sendable {
                 let response = try await client.execute(prepared, deadline: .now() + TimeAmount(timeout))
                 let body = try await response.body.collect(upTo: Self.largestAnswer)
                 return HTTPAnswer(status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"),
-                                  body: Data(buffer: body))
+                                  body: Data(buffer: body), wasPOST: usePOST)
             }
         } catch {
             throw Self.failure(error, url: url, timeout: timeout)
