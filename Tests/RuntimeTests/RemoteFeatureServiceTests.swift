@@ -146,6 +146,8 @@ import Testing
                 #expect(try await service.versions().contains { $0.versionGuid == created.versionGuid })
                 #expect(try await service.version(named: "editor01.Fix1").versionGuid == created.versionGuid)
                 #expect(try await service.version(named: "EDITOR01.fix1").versionGuid == created.versionGuid)
+                #expect(try await service.version(named: "fix1").versionGuid == created.versionGuid)
+                #expect(try await service.version(named: "DEFAULT").versionName == "sde.DEFAULT")
                 let byGuid = try await service.version(named: created.versionGuid.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "{}")))
                 #expect(byGuid.versionName == "editor01.Fix1")
                 #expect(byGuid.isBeingEdited != nil)

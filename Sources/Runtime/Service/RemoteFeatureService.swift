@@ -10,7 +10,8 @@ import Service
 ///   calling task is cancelled (then `CancellationError` is thrown).
 /// - Reads are GET (POST when the query string is long); applyEdits, generateToken and version operations
 ///   are POST with a form body. Reads (describe, queries, attachments, versions) are tried up to 3 times, a
-///   short pause apart, when the connection fails or the service answers HTTP 5xx; writes never are.
+///   short pause apart, when the connection fails or the service answers HTTP 5xx; writes never are, and no
+///   request is repeated after its timeout ran out (the timeout bounds what a caller waits).
 /// - A password credential is exchanged for a token before the first request; when the service answers 498
 ///   (invalid or expired token, as a JSON error or an HTTP status) a new token is asked for once and the
 ///   request sent once more. A token credential cannot be renewed: 498 is then `runtime/authentication`.
@@ -187,8 +188,7 @@ public actor RemoteFeatureService: FeatureService {
         case .refusal(let error): throw RuntimeError.service(error, operation: operation)
         case .notJSON(let excerpt):
             throw RuntimeError(RuntimeError.Identifier.serviceError,
-                               "\(operation): \(url) answered HTTP \(answer.status) with something that is not JSON\(excerpt.isEmpty ? " (an empty body)" : ": \(excerpt)")",
-                               serviceCode: nil)
+                               "\(operation): the answer (HTTP \(answer.status)) is not JSON\(excerpt.isEmpty ? " (an empty body)" : ": \(excerpt)")")
         }
     }
 

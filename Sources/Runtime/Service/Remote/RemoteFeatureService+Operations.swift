@@ -109,19 +109,27 @@ extension RemoteFeatureService {
         return try AnswerDecoding.versionInfos(try await document("list versions (\(url))", url: url, FormParameters([("f", "json")]), kind: .read))
     }
 
-    /// A version by GUID (braces optional) or by name (`owner.name`, or the bare name of one of the caller's
-    /// versions... matched without regard to case).
+    /// A version by GUID (braces optional) or by name, without regard to case: qualified (`owner.name`), or
+    /// bare (`name`: the signed-in user's version of that name, else the only visible one).
     public func version(named name: String) async throws -> VersionInfo {
         if let guid = Self.bracedGUID(name) { return try await versionInfo(guid: guid, shownAs: name) }
         let all = try await versions()
         let lower = name.lowercased()
-        let match = all.first { $0.versionName.lowercased() == lower }
-            ?? all.first { $0.versionName.split(separator: ".", maxSplits: 1).last.map { $0.lowercased() == lower } ?? false }
+        var match = all.first { $0.versionName.lowercased() == lower }
+        if match == nil, !name.contains(".") {
+            let sameName = all.filter { $0.versionName.split(separator: ".", maxSplits: 1).last?.lowercased() == lower }
+            let user = await userName()?.lowercased()
+            match = sameName.first { $0.owner.lowercased() == user } ?? (sameName.count == 1 ? sameName[0] : nil)
+            if match == nil && sameName.count > 1 {
+                throw RuntimeError(RuntimeError.Identifier.versionNotFound,
+                                   "Version '\(name)' is ambiguous at \(urls.versionManagementServer): name one of \(sameName.map(\.versionName).joined(separator: ", ")).")
+            }
+        }
         guard let match else {
             throw RuntimeError(RuntimeError.Identifier.versionNotFound,
                                "Version '\(name)' does not exist at \(urls.versionManagementServer), or you may not see it.", serviceCode: 404)
         }
-        guard !match.versionGuid.isEmpty, let guid = Self.bracedGUID(match.versionGuid) else { return match }
+        guard let guid = Self.bracedGUID(match.versionGuid) else { return match }
         return try await versionInfo(guid: guid, shownAs: name)
     }
 
