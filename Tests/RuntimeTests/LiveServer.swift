@@ -39,8 +39,8 @@ func withServer<App: ApplicationProtocol & Sendable, T>(_ make: (_ onRunning: @e
     }
     var iterator = ports.makeAsyncIterator()
     guard let port = await iterator.next() else {
-        _ = await task.result
-        throw RuntimeError(RuntimeError.Identifier.unreachable, "The test server did not start: \(await task.result)")
+        let outcome = await task.result
+        throw RuntimeError(RuntimeError.Identifier.unreachable, "The test server did not start: \(outcome)")
     }
     do {
         let result = try await body(port)
@@ -87,9 +87,9 @@ final class SilentListener: @unchecked Sendable {
 
     init() throws {
         #if canImport(Glibc)
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -101,11 +101,17 @@ final class SilentListener: @unchecked Sendable {
                 bind(descriptor, socketAddress, length) == 0 && listen(descriptor, 16) == 0 && getsockname(descriptor, socketAddress, &length) == 0
             }
         }
-        guard descriptor >= 0, bound else { throw RuntimeError(RuntimeError.Identifier.unreachable, "could not open a loopback socket") }
+        guard descriptor >= 0, bound else {
+            if descriptor >= 0 { Self.closeDescriptor(descriptor) }
+            throw RuntimeError(RuntimeError.Identifier.unreachable, "could not open a loopback socket")
+        }
+        self.descriptor = descriptor
         port = Int(UInt16(bigEndian: address.sin_port))
     }
 
-    func close() {
+    func close() { Self.closeDescriptor(descriptor) }
+
+    private static func closeDescriptor(_ descriptor: Int32) {
         #if canImport(Glibc)
         _ = Glibc.close(descriptor)
         #else

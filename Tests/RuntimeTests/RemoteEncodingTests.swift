@@ -68,9 +68,11 @@ import Testing
     @Test func serviceLevelEditsAreOneJSONArray() throws {
         let add = EditFeature(attributes: Attributes([("Name", .string("x")), ("Count", .int(2))]), geometry: .point(Point(x: 1, y: 2)),
                               spatialReference: .wgs84)
-        let upload = AttachmentUpload(globalId: "{A}", parentGlobalId: "{P}", name: "n.txt", contentType: "text/plain", data: Data("hi".utf8))
+        let (attachment, parent, deleted) = ("{5B3C9C7E-1D1A-4B7E-9F0A-000000000001}", "{5B3C9C7E-1D1A-4B7E-9F0A-000000000002}",
+                                             "{5B3C9C7E-1D1A-4B7E-9F0A-000000000003}")
+        let upload = AttachmentUpload(globalId: attachment, parentGlobalId: parent, name: "n.txt", contentType: "text/plain", data: Data("hi".utf8))
         let form = RequestEncoding.applyEdits([LayerEdits(id: 0, adds: [add], deletes: [5]),
-                                               LayerEdits(id: 3, deleteGlobalIds: ["{G}"], attachments: AttachmentEdits(adds: [upload]))],
+                                               LayerEdits(id: 3, deleteGlobalIds: [deleted], attachments: AttachmentEdits(adds: [upload]))],
                                               options: EditOptions(rollbackOnFailure: false, useGlobalIds: true, gdbVersion: "crew.Fix1", sessionID: "{S}"))
         #expect(form["rollbackOnFailure"] == "false" && form["useGlobalIds"] == "true")
         #expect(form["gdbVersion"] == "crew.Fix1" && form["sessionID"] == "{S}")
@@ -80,12 +82,12 @@ import Testing
         #expect(edits[0]?["adds"]?.array?.first?["geometry"]?["spatialReference"]?["wkid"]?.int == 4326)
         #expect(edits[0]?["deletes"] == .array([.int(5)]))
         #expect(edits[0]?["updates"] == nil)
-        #expect(edits[1]?["deletes"] == .array([.string("{G}")]))
+        #expect(edits[1]?["deletes"] == .array([.string(deleted)]))
         #expect(edits[1]?["attachments"]?["adds"]?.array?.first?["data"]?.string == "aGk=")
         // The server reads it back to the same edits.
         let parsed = try LayerEdits.parseServiceEdits(try #require(form["edits"]), useGlobalIds: true)
         #expect(parsed[0].adds == [add] && parsed[0].deletes == [5])
-        #expect(parsed[1].deleteGlobalIds == ["{G}"] && parsed[1].attachments?.adds == [upload])
+        #expect(parsed[1].deleteGlobalIds == [deleted] && parsed[1].attachments?.adds == [upload])
     }
 
     @Test func errorAnswersInEveryStyle() {

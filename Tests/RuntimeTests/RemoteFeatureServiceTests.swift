@@ -123,10 +123,11 @@ import Testing
                 #expect(deleted.first?.deleteResults.first?.success == true)
                 #expect(try await service.queryCount(layer: 0, QueryParameters()) == 24)
 
-                // A field that is not editable: the per-feature error code comes back as the service wrote it.
-                let notEditable = EditFeature(attributes: Attributes([("OBJECTID", .int(1)), ("created_user", .string("me"))]))
-                let refused = try await service.applyEdits([LayerEdits(id: 0, updates: [notEditable])], options: EditOptions())
-                #expect(refused.first?.updateResults.first?.error?.code == 1023)
+                // A value outside the field's coded values: the per-feature error code comes back as the service wrote it.
+                let outsideDomain = EditFeature(attributes: Attributes([("OBJECTID", .int(1)), ("Site_Type", .string("ZZ"))]))
+                let refused = try await service.applyEdits([LayerEdits(id: 0, updates: [outsideDomain])], options: EditOptions())
+                #expect(refused.first?.updateResults.first?.success == false)
+                #expect(refused.first?.updateResults.first?.error?.code == 1016)
             }
         }
     }
@@ -145,6 +146,8 @@ import Testing
                 #expect(try await service.versions().contains { $0.versionGuid == created.versionGuid })
                 #expect(try await service.version(named: "editor01.Fix1").versionGuid == created.versionGuid)
                 #expect(try await service.version(named: "EDITOR01.fix1").versionGuid == created.versionGuid)
+                #expect(try await service.version(named: "fix1").versionGuid == created.versionGuid)
+                #expect(try await service.version(named: "DEFAULT").versionName == "sde.DEFAULT")
                 let byGuid = try await service.version(named: created.versionGuid.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "{}")))
                 #expect(byGuid.versionName == "editor01.Fix1")
                 #expect(byGuid.isBeingEdited != nil)
@@ -229,7 +232,7 @@ import Testing
             }
 
             // A token obtained elsewhere: used as it is; its user is asked of the portal.
-            let token = try await withRemote(Self.trees(site), credential: Self.editor02) { try #require(await $0.currentToken()) }
+            let token: String = try await withRemote(Self.trees(site), credential: Self.editor02) { service in try #require(try await service.currentToken()) }
             try await withRemote(Self.trees(site), credential: .token(token)) { service in
                 #expect(await service.userName() == "editor02")
                 let results = try await service.applyEdits([LayerEdits(id: 0, updates: [EditFeature(attributes: Attributes([("OBJECTID", .int(4)), ("Notes", .string("checked"))]))])],

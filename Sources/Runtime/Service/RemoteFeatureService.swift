@@ -10,7 +10,8 @@ import Service
 ///   calling task is cancelled (then `CancellationError` is thrown).
 /// - Reads are GET (POST when the query string is long); applyEdits, generateToken and version operations
 ///   are POST with a form body. Reads (describe, queries, attachments, versions) are tried up to 3 times, a
-///   short pause apart, when the connection fails or the service answers HTTP 5xx; writes never are.
+///   short pause apart, when the connection fails or the service answers HTTP 5xx; writes never are, and no
+///   request is repeated after its timeout ran out (the timeout bounds what a caller waits).
 /// - A password credential is exchanged for a token before the first request; when the service answers 498
 ///   (invalid or expired token, as a JSON error or an HTTP status) a new token is asked for once and the
 ///   request sent once more. A token credential cannot be renewed: 498 is then `runtime/authentication`.
@@ -60,8 +61,8 @@ public actor RemoteFeatureService: FeatureService {
         self.timeout = timeout
         self.ownsClient = httpClient == nil
         self.credential = credential
-        transport = HTTPTransport(client: client, timeout: timeout,
-                                  headers: [("User-Agent", "MapRules-Runtime"), ("Referer", urls.origin)])
+        let transport = HTTPTransport(client: client, timeout: timeout, headers: [("User-Agent", "MapRules-Runtime"), ("Referer", urls.origin)])
+        self.transport = transport
         issuer = TokenIssuer(urls: urls, transport: transport)
     }
 
@@ -71,13 +72,16 @@ public actor RemoteFeatureService: FeatureService {
     }
 
     /// Pooled connections kept a minute; connecting gives up within the timeout (10 s at most); redirects
-    /// (http to https, a web adaptor's) are followed.
+    /// (http to https, a web adaptor's) are followed. A failed connection attempt fails the request at once
+    /// (the pool would otherwise try again until the timeout), so that this type's own policy decides: reads
+    /// are tried again, writes never.
     static func clientConfiguration(timeout: Duration) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         let connect = min(timeout, .seconds(10))
         configuration.timeout = .init(connect: TimeAmount(connect), read: TimeAmount(timeout))
         configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
         configuration.connectionPool = .init(idleTimeout: .seconds(60))
+        configuration.connectionPool.retryConnectionEstablishment = false
         return configuration
     }
 
@@ -91,7 +95,7 @@ public actor RemoteFeatureService: FeatureService {
 
     deinit {
         // A forgotten shutdown() must neither leak the connections nor trip AsyncHTTPClient's debug check.
-        if ownsClient && !isShutDown {
+        if ownsClient, !isShutDown {
             let client = transport.client
             Task { try? await client.shutdown() }
         }
@@ -184,8 +188,7 @@ public actor RemoteFeatureService: FeatureService {
         case .refusal(let error): throw RuntimeError.service(error, operation: operation)
         case .notJSON(let excerpt):
             throw RuntimeError(RuntimeError.Identifier.serviceError,
-                               "\(operation): \(url) answered HTTP \(answer.status) with something that is not JSON\(excerpt.isEmpty ? " (an empty body)" : ": \(excerpt)")",
-                               serviceCode: nil)
+                               "\(operation): the answer (HTTP \(answer.status)) is not JSON\(excerpt.isEmpty ? " (an empty body)" : ": \(excerpt)")")
         }
     }
 
@@ -196,11 +199,13 @@ public actor RemoteFeatureService: FeatureService {
         return answer.body
     }
 
-    /// The request with the token, tried again on a connection failure or HTTP 5xx (reads only) and once
-    /// more with a new token after a 498.
+    /// The request with the token, tried again on a connection failure or HTTP 5xx (reads only), once more
+    /// with a new token after a 498, and once as a POST after a 499 to a GET (a server that does not read the
+    /// token header finds it in the body then).
     private func exchange(_ operation: String, url: String, _ form: FormParameters, kind: Kind,
                           binary: Bool = false) async throws -> (HTTPAnswer, ArcGISAnswer.Reading) {
         var renewed = false
+        var tokenInBody = false
         var attempt = 1
         while true {
             guard !isShutDown else {
@@ -210,20 +215,25 @@ public actor RemoteFeatureService: FeatureService {
             let token = try await currentToken()
             let answer: HTTPAnswer
             do {
-                answer = try await transport.send(url, form, post: kind == .write, token: token)
+                answer = try await transport.send(url, form, post: kind == .write || tokenInBody, token: token)
             } catch let failure as HTTPTransport.Failure {
                 if kind == .read && failure.retriable && attempt < Self.readAttempts {
                     try await pause(before: &attempt)
                     continue
                 }
-                throw RuntimeError(failure.error.identifier, "\(operation): \(failure.error.message)")
+                let tries = attempt > 1 ? " (tried \(attempt) times)" : ""
+                throw RuntimeError(failure.error.identifier, "\(operation): \(failure.error.message)\(tries)")
             }
             let reading = binary ? ArcGISAnswer.readFile(answer) : ArcGISAnswer.read(answer)
             guard case .refusal(let error) = reading else { return (answer, reading) }
-            if error.code == 498 || answer.status == 498, token != nil {
+            if token != nil, error.code == 498 || answer.status == 498 {
                 guard !renewed, case .password = credential else { return (answer, reading) }
                 renewed = true
                 _ = try await renewToken(replacing: token)
+                continue
+            }
+            if token != nil, error.code == 499 || answer.status == 499, !answer.wasPOST {
+                tokenInBody = true
                 continue
             }
             if kind == .read && answer.status >= 500 && attempt < Self.readAttempts {
@@ -237,145 +247,5 @@ public actor RemoteFeatureService: FeatureService {
     private func pause(before attempt: inout Int) async throws {
         try await Task.sleep(for: Self.retryPause * attempt)
         attempt += 1
-    }
-
-    // MARK: Describing
-
-    public func describe() async throws -> ServiceDescription {
-        let operation = "describe \(url)"
-        let root = try await document(operation, url: url, FormParameters([("f", "json")]), kind: .read)
-        guard root["layers"]?.array != nil || root["tables"]?.array != nil else {
-            throw AnswerDecoding.malformed("a feature service's root (no layers or tables)", root)
-        }
-        return ServiceDescription(name: urls.serviceName, root: root, layers: try await layerMetadata(root: root))
-    }
-
-    /// Every layer's and table's metadata: one `layers` request, else one request per layer.
-    private func layerMetadata(root: JSON) async throws -> [(id: Int, metadata: JSON)] {
-        let listed = ((root["layers"]?.array ?? []) + (root["tables"]?.array ?? [])).compactMap { $0["id"]?.int }
-        do {
-            let all = try await document("describe layers of \(url)", url: "\(url)/layers", FormParameters([("f", "json")]), kind: .read)
-            if let layers = all["layers"]?.array {
-                let found = (layers + (all["tables"]?.array ?? [])).compactMap { item in item["id"]?.int.map { (id: $0, metadata: item) } }
-                if Set(found.map(\.id)).isSuperset(of: listed) { return found }
-            }
-        } catch let error as RuntimeError where error.identifier == RuntimeError.Identifier.serviceError {
-            // An older or stricter server without `layers`: ask each layer below.
-        }
-        var result: [(id: Int, metadata: JSON)] = []
-        for id in listed {
-            result.append((id, try await document("describe layer \(id) of \(url)", url: urls.layer(id), FormParameters([("f", "json")]), kind: .read)))
-        }
-        return result
-    }
-
-    // MARK: Queries
-
-    public func queryFeatures(layer: Int, _ parameters: QueryParameters) async throws -> FeatureSet {
-        var p = parameters
-        p.returnCountOnly = false
-        p.returnIdsOnly = false
-        p.returnExtentOnly = false
-        return try AnswerDecoding.featureSet(try await query(layer, p, "query"))
-    }
-
-    public func queryCount(layer: Int, _ parameters: QueryParameters) async throws -> Int {
-        var p = parameters
-        p.returnCountOnly = true
-        p.returnIdsOnly = false
-        p.returnGeometry = false
-        p.resultOffset = nil
-        p.resultRecordCount = nil
-        p.orderByFields = nil
-        return try AnswerDecoding.count(try await query(layer, p, "count"))
-    }
-
-    public func queryObjectIds(layer: Int, _ parameters: QueryParameters) async throws -> [Int64] {
-        var p = parameters
-        p.returnIdsOnly = true
-        p.returnCountOnly = false
-        p.returnGeometry = false
-        p.resultOffset = nil
-        p.resultRecordCount = nil
-        return try AnswerDecoding.objectIds(try await query(layer, p, "query object ids"))
-    }
-
-    private func query(_ layer: Int, _ parameters: QueryParameters, _ what: String) async throws -> JSON {
-        let url = "\(urls.layer(layer))/query"
-        return try await document("\(what) of layer \(layer) (\(url))", url: url, RequestEncoding.query(parameters), kind: .read)
-    }
-
-    // MARK: Edits
-
-    public func applyEdits(_ edits: [LayerEdits], options: EditOptions) async throws -> [LayerEditResults] {
-        let url = "\(self.url)/applyEdits"
-        let layers = edits.map { $0.id.map(String.init) ?? "?" }.joined(separator: ", ")
-        let answer = try await document("applyEdits on layers \(layers) (\(url))", url: url, RequestEncoding.applyEdits(edits, options: options), kind: .write)
-        return try AnswerDecoding.layerEditResults(answer)
-    }
-
-    // MARK: Attachments
-
-    public func attachments(layer: Int, objectId: Int64, gdbVersion: String?) async throws -> [AttachmentInfo] {
-        let url = "\(urls.layer(layer))/\(objectId)/attachments"
-        var form = FormParameters([("f", "json")])
-        form["gdbVersion"] = gdbVersion.flatMap { $0.isEmpty ? nil : $0 }
-        return try AnswerDecoding.attachmentInfos(try await document("attachments of feature \(objectId) of layer \(layer) (\(url))", url: url, form, kind: .read))
-    }
-
-    public func attachmentData(layer: Int, objectId: Int64, attachmentId: Int64, gdbVersion: String?) async throws -> Data {
-        let url = "\(urls.layer(layer))/\(objectId)/attachments/\(attachmentId)"
-        var form = FormParameters()
-        form["gdbVersion"] = gdbVersion.flatMap { $0.isEmpty ? nil : $0 }
-        return try await bytes("attachment \(attachmentId) of feature \(objectId) of layer \(layer) (\(url))", url: url, form)
-    }
-
-    // MARK: Versions
-
-    public func versionManagementInfo() async throws -> VersionManagementInfo {
-        let url = urls.versionManagementServer
-        let answer = try await document("version management of \(url)", url: url, FormParameters([("f", "json")]), kind: .read)
-        return try AnswerDecoding.versionManagementInfo(answer, serviceName: urls.serviceName)
-    }
-
-    public func versions() async throws -> [VersionInfo] {
-        let url = "\(urls.versionManagementServer)/versionInfos"
-        return try AnswerDecoding.versionInfos(try await document("list versions (\(url))", url: url, FormParameters([("f", "json")]), kind: .read))
-    }
-
-    /// A version by GUID (braces optional) or by name (`owner.name`, or the bare name of one of the caller's
-    /// versions... matched without regard to case).
-    public func version(named name: String) async throws -> VersionInfo {
-        if let guid = Self.bracedGUID(name) { return try await versionInfo(guid: guid, shownAs: name) }
-        let all = try await versions()
-        let lower = name.lowercased()
-        let match = all.first { $0.versionName.lowercased() == lower }
-            ?? all.first { $0.versionName.split(separator: ".", maxSplits: 1).last.map { $0.lowercased() == lower } ?? false }
-        guard let match else {
-            throw RuntimeError(RuntimeError.Identifier.versionNotFound,
-                               "Version '\(name)' does not exist at \(urls.versionManagementServer), or you may not see it.", serviceCode: 404)
-        }
-        guard !match.versionGuid.isEmpty, let guid = Self.bracedGUID(match.versionGuid) else { return match }
-        return try await versionInfo(guid: guid, shownAs: name)
-    }
-
-    private func versionInfo(guid: String, shownAs name: String) async throws -> VersionInfo {
-        let url = "\(urls.versionManagementServer)/versions/\(FormParameters.escape(guid))"
-        return try AnswerDecoding.versionInfo(try await document("version '\(name)' (\(url))", url: url, FormParameters([("f", "json")]), kind: .read))
-    }
-
-    public func createVersion(name: String, access: String?, description: String) async throws -> VersionInfo {
-        let url = "\(urls.versionManagementServer)/create"
-        let answer = try await document("create version '\(name)' (\(url))", url: url,
-                                        RequestEncoding.createVersion(name: name, access: access, description: description), kind: .write)
-        return try AnswerDecoding.versionInfo(answer)
-    }
-
-    /// `{XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}` upper-case, from a GUID with or without braces; nil otherwise.
-    static func bracedGUID(_ text: String) -> String? {
-        var core = text.trimmingCharacters(in: .whitespaces)
-        if core.hasPrefix("{") && core.hasSuffix("}") { core = String(core.dropFirst().dropLast()) }
-        guard UUID(uuidString: core) != nil else { return nil }
-        return "{\(core.uppercased())}"
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
-// Hand-written `application/x-www-form-urlencoded` encoding. Foundation's `URLComponents` would do the
-// query string, but it leaves `+`, `&`-free reserved characters such as `+` and `;` unescaped in values,
-// and a `+` in a where clause (`a+b > 1`) or in a base64 attachment would then arrive as a space. Here
-// every byte outside the unreserved set is escaped, as HTML forms and ArcGIS clients send them.
+// Hand-written `application/x-www-form-urlencoded` encoding (what a URL library would normally do).
+// Foundation's `URLComponents` leaves `+` (and other sub-delimiters) unescaped in query values, and a form decoder
+// then reads a `+` as a space: `a+b > 1` in a where clause, or base64 attachment data, would arrive changed.
+// Here every byte outside RFC 3986's unreserved set is escaped, the same for query strings and POST bodies.
 
 /// Request parameters in the order they are added (a name may appear once).
 struct FormParameters: Sendable, Equatable {

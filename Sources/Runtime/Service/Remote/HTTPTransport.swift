@@ -8,6 +8,8 @@ struct HTTPAnswer: Sendable {
     var status: Int
     var contentType: String?
     var body: Data
+    /// True when the request went as a POST (its parameters, the token among them, in the body).
+    var wasPOST = false
 }
 
 /// HTTP over AsyncHTTPClient (pooled connections on SwiftNIO): GET for reads, switched to POST when the
@@ -44,12 +46,13 @@ struct HTTPTransport: Sendable {
         }
         let client = self.client
         let timeout = self.timeout
+        let prepared = request
         do {
             return try await Self.withDeadline(timeout) {
-                let response = try await client.execute(request, deadline: .now() + TimeAmount(timeout))
+                let response = try await client.execute(prepared, deadline: .now() + TimeAmount(timeout))
                 let body = try await response.body.collect(upTo: Self.largestAnswer)
                 return HTTPAnswer(status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"),
-                                  body: Data(buffer: body))
+                                  body: Data(buffer: body), wasPOST: usePOST)
             }
         } catch {
             throw Self.failure(error, url: url, timeout: timeout)
@@ -93,7 +96,7 @@ struct HTTPTransport: Sendable {
         if error is NIOTooManyBytesError {
             return RuntimeError(RuntimeError.Identifier.serviceError, "\(url) answered more than \(largestAnswer / 1_048_576) MB.")
         }
-        if let client = error as? HTTPClientError, [.invalidURL, .emptyHost, .emptyScheme].contains(client) {
+        if let client = error as? HTTPClientError, client == .invalidURL || client == .emptyHost || client == .emptyScheme {
             return RuntimeError(RuntimeError.Identifier.unreachable, "\(url) is not a valid URL (\(client)).")
         }
         return Failure(error: RuntimeError(RuntimeError.Identifier.unreachable, "Cannot reach \(url): \(reason(error))."), retriable: true)
@@ -101,7 +104,9 @@ struct HTTPTransport: Sendable {
 
     static func isTimeout(_ error: any Error) -> Bool {
         guard let client = error as? HTTPClientError else { return false }
-        return [.deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout].contains(client)
+        let timeouts: [HTTPClientError] = [.deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .tlsHandshakeTimeout,
+                                           .getConnectionFromPoolTimeout]
+        return timeouts.contains(client)
     }
 
     /// What went wrong, in words: connection refused, name not resolved, TLS...
@@ -125,12 +130,5 @@ struct HTTPTransport: Sendable {
         if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
         if milliseconds < 1000 { return "\(milliseconds) ms" }
         return "\(Double(milliseconds) / 1000) s"
-    }
-}
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }

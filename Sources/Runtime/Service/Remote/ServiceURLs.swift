@@ -37,7 +37,7 @@ struct ServiceURLs: Sendable, Equatable {
             serviceName = parts[(services + 1)..<index].joined(separator: "/")
             restRoot = parts[..<services].joined(separator: "/")
         } else {
-            serviceName = before.last.map(String.init) ?? ""
+            serviceName = before.last ?? ""
             restRoot = nil
         }
     }

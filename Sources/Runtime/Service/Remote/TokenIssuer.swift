@@ -48,7 +48,8 @@ struct TokenIssuer: Sendable {
     }
 
     private func attempt(user: String, password: String, known: String?) async throws -> (token: IssuedToken, service: String) {
-        let candidates = try known.map { [$0] } ?? (try await tokenServices())
+        let candidates: [String]
+        if let known { candidates = [known] } else { candidates = try await tokenServices() }
         let form = FormParameters([("username", user), ("password", password), ("client", "referer"), ("referer", urls.origin),
                                    ("expiration", String(expirationMinutes)), ("f", "json")])
         var tried: [String] = []
