@@ -40,9 +40,10 @@ extension ServiceCore {
                                      capabilities: "create,delete,reconcile,post,alter,differences,conflicts,inspectConflicts,restoreRows,deleteForwardEdits")
     }
 
-    /// `versions` / `versionInfos`: the versions the caller may see. `ownerFilter` keeps one owner's;
-    /// `includeHidden` adds other users' private versions for callers privileged on them (administrators,
-    /// the service owner); ordinary users never see them.
+    /// `versions` / `versionInfos`: the versions the caller may see (`canView`, the check every other path
+    /// uses): other users' private versions only for the service owner and administrators. `ownerFilter`
+    /// keeps one owner's. `includeHidden` is accepted as ArcGIS sends it and changes nothing: a caller
+    /// privileged on a private version lists it anyway, and nobody else may learn that it exists.
     public func versionInfos(service name: String, ownerFilter: String? = nil, includeHidden: Bool = false, as caller: Caller) async throws -> VersionInfos {
         let (service, policy) = try versioned(name, caller)
         try policy.requireQuery()
@@ -51,10 +52,8 @@ extension ServiceCore {
         }
         let visible = records.filter { record in
             guard policy.canView(record) else { return false }
-            if let ownerFilter, !ownerFilter.isEmpty, record.owner.caseInsensitiveCompare(ownerFilter) != .orderedSame { return false }
-            let isOthersPrivate = record.access == VersionAccess.private.rawValue && !record.isDefault
-                && policy.caller.username?.caseInsensitiveCompare(record.owner) != .orderedSame
-            return !isOthersPrivate || includeHidden || policy.isOpen
+            if let ownerFilter, !ownerFilter.isEmpty { return record.owner.caseInsensitiveCompare(ownerFilter) == .orderedSame }
+            return true
         }
         return VersionInfos(versions: visible.map { $0.info() }, success: true)
     }
