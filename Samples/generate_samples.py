@@ -3,6 +3,7 @@
 
     python3 Samples/generate_samples.py          # rewrites Samples/TreesOfPortland and Samples/DamageAssessment
     python3 Samples/generate_samples.py --check  # regenerates in memory and fails if the files on disk differ
+    bash Samples/embed.sh                        # then: the copy built into `maprules` (serve with no DIR)
 
 Python 3 standard library only; fully deterministic (fixed seeds, no clock, no uuid4), so running it twice
 produces byte-identical files. Each sample folder holds:

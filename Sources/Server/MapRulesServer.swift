@@ -25,17 +25,19 @@ public enum MapRulesServer {
         public var tls: Bool
         /// Largest accepted request body, in bytes.
         public var bodyLimit: Int
-        /// Folders whose web maps the portal facade serves as items.
-        public var portalFolders: [String]
+        /// Sample folders (on disk or built in) whose web maps the portal facade serves as items.
+        public var portalSamples: [SampleFiles]
 
         public static let defaultBodyLimit = 64 * 1024 * 1024
 
-        public init(host: String = "127.0.0.1", port: Int = 8080, tls: Bool = false, bodyLimit: Int = defaultBodyLimit, portalFolders: [String] = []) {
+        /// `portalFolders` are folders on disk; `portalSamples` come after them.
+        public init(host: String = "127.0.0.1", port: Int = 8080, tls: Bool = false, bodyLimit: Int = defaultBodyLimit, portalFolders: [String] = [],
+                    portalSamples: [SampleFiles] = []) {
             self.host = host
             self.port = port
             self.tls = tls
             self.bodyLimit = bodyLimit
-            self.portalFolders = portalFolders
+            self.portalSamples = portalFolders.map(SampleFiles.folder) + portalSamples
         }
     }
 
@@ -75,7 +77,7 @@ public enum MapRulesServer {
         -> Application<RouterResponder<MapRulesRequestContext>> {
         let urlHost = options.host.contains(":") ? "[\(options.host)]" : options.host
         let site = SiteInfo(tls: options.tls, fallbackAuthority: "\(urlHost):\(options.port)")
-        let router = router(core: core, site: site, items: PortalItems.load(folders: options.portalFolders), bodyLimit: options.bodyLimit, logger: logger)
+        let router = router(core: core, site: site, items: PortalItems.load(samples: options.portalSamples), bodyLimit: options.bodyLimit, logger: logger)
         let certificate = options.tls ? try SelfSignedCertificate.make(host: options.host) : nil
         let server: HTTPServerBuilder
         if let made = certificate {

@@ -9,9 +9,10 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Serve sample folders as ArcGIS feature services (with branch versioning, tokens and a minimal portal).",
         discussion: """
-            With no DIR it serves Samples/TreesOfPortland and Samples/DamageAssessment, with the sample users \
-            of Samples/users.json (editor01, editor02, admin; development only). It prints the base URL, the \
-            port and every service URL, logs one line per request, and stops on Ctrl-C.
+            With no DIR it serves the shipped samples TreesOfPortland and DamageAssessment, with the sample \
+            users (editor01, editor02, admin; development only), from the copy built into the binary: it works \
+            from any folder. It prints the base URL, the port and every service URL, logs one line per \
+            request, and stops on Ctrl-C.
 
             Examples:
               maprules serve --port 0
@@ -40,7 +41,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "PostgreSQL connection URL (not supported yet).")
     var postgres: String?
 
-    @Option(help: "Users file, JSON or YAML (.yaml/.yml); default with no DIR: Samples/users.json; otherwise none (anonymous full access).")
+    @Option(help: "Users file, JSON or YAML (.yaml/.yml); default with no DIR: the shipped sample users; otherwise none (anonymous full access).")
     var users: String?
 
     @Flag(help: "Serve HTTPS with a self-signed certificate made at start.")
@@ -57,22 +58,16 @@ struct ServeCommand: ParsableCommand {
         guard let limit = Self.byteCount(bodyLimit), limit > 0 else {
             throw CommandFailure("--body-limit must be a positive byte count such as 1048576, 512K or 64M, not '\(bodyLimit)'.")
         }
-        var folders = directories
-        var usersFile = users
-        if folders.isEmpty {
-            folders = ["Samples/TreesOfPortland", "Samples/DamageAssessment"]
-            usersFile = usersFile ?? "Samples/users.json"
-            guard folders.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) else {
-                throw CommandFailure("no DIR given and the shipped samples are not under ./Samples: run from the repository root or name folders.")
-            }
-        }
-        for folder in folders where !FileManager.default.fileExists(atPath: folder) {
+        for folder in directories where !FileManager.default.fileExists(atPath: folder) {
             throw CommandFailure("cannot read the folder '\(folder)'.")
         }
+        // No DIR: the samples built into the binary, with their sample users unless --users names others.
+        let samples = directories.isEmpty ? ShippedSamples.folders : directories.map(SampleFiles.folder)
+        let shippedUsers = directories.isEmpty && users == nil ? try ShippedSamples.users() : nil
 
         LoggingSystem.bootstrap { ServeLogHandler(label: $0) }
-        let session = ServeSession(.init(folders: folders, database: database, usersFile: usersFile,
-                                         server: .init(host: host, port: port, tls: tls, bodyLimit: limit, portalFolders: folders)))
+        let session = ServeSession(.init(samples: samples, database: database, usersFile: users, users: shippedUsers,
+                                         server: .init(host: host, port: port, tls: tls, bodyLimit: limit, portalSamples: samples)))
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
         Task {

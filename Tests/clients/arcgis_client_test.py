@@ -189,4 +189,31 @@ def versioning():
 
 check("VersionManager: create, edit with gdbVersion/sessionID, reconcile, post, delete", versioning)
 
+
+def delete_after_editing():
+    # Without a `with` block: stop_editing leaves the read session open, and delete() sends its sessionId
+    # (issue 11: this ended "Unable to delete the version.").
+    vm = VersionManager(f"{DAMAGE}/VersionManagementServer", gis)
+    name = "clientdelete_" + uuid.uuid4().hex[:8]
+    qualified = vm.create(name, "private", "arcgis client delete test")["versionInfo"]["versionName"]
+    damage = FeatureLayer(f"{DAMAGE}/FeatureServer/0", gis=gis)
+    version = vm.get(qualified)
+    expect(version is not None, "version not listed")
+    expect(version.start_editing() is True, "start_editing failed")
+    result = version.edit(damage, adds=[{
+        "attributes": {"placename": "arcgis client delete test", "typdamage": "Minor", "primcause": "Hail", "numstories": 1},
+        "geometry": {"x": -88.16, "y": 41.78, "spatialReference": {"wkid": 4326}},
+    }])
+    expect(result["addResults"][0]["success"], f"edit in version failed: {result}")
+    expect(version.stop_editing(True) is True, "stop_editing(True) failed")
+    expect(version.properties.isBeingRead, "the read session is expected to remain open")
+    deleted = version.delete()
+    expect(deleted is True, f"delete failed: {deleted}")
+    names = [info["versionName"].lower() for info in vm.search()["versions"]]
+    expect(qualified.lower() not in names, f"version still listed: {names}")
+    return True
+
+
+check("VersionManager: get, start_editing, edit, stop_editing(True), delete", delete_after_editing)
+
 sys.exit(1 if failures else 0)

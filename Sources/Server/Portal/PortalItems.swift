@@ -22,19 +22,19 @@ public struct PortalItems: Sendable {
 
     public init(items: [Item]) { self.items = items }
 
-    /// Reads the web maps of `folders` (unreadable or non-map files are skipped).
-    public static func load(folders: [String]) -> PortalItems {
+    /// Reads the web maps of `folders` on disk (unreadable or non-map files are skipped).
+    public static func load(folders: [String]) -> PortalItems { load(samples: folders.map(SampleFiles.folder)) }
+
+    /// Reads the web maps of sample folders, on disk or built in (unreadable or non-map files are skipped).
+    public static func load(samples: [SampleFiles]) -> PortalItems {
         var items: [Item] = []
-        let fm = FileManager.default
-        for folder in folders {
-            guard let names = try? fm.contentsOfDirectory(atPath: folder) else { continue }
-            for name in names.sorted() where name.hasSuffix(".json") && !name.hasSuffix(".services.json") && name != "service.json" {
-                let path = (folder as NSString).appendingPathComponent(name)
-                guard let text = try? String(contentsOfFile: path, encoding: .utf8), let json = try? JSON.parse(text),
+        for files in samples {
+            for name in files.topLevelFileNames() ?? [] where name.hasSuffix(".json") && !name.hasSuffix(".services.json") && name != "service.json" {
+                guard let data = files.data(name), let text = String(data: data, encoding: .utf8), let json = try? JSON.parse(text),
                       json["operationalLayers"]?.array != nil else { continue }
                 let title = (name as NSString).deletingPathExtension
-                let created = ((try? fm.attributesOfItem(atPath: path)[.modificationDate]) as? Date).map { Int64($0.timeIntervalSince1970 * 1000) } ?? 0
-                items.append(Item(id: itemId(folder: (folder as NSString).lastPathComponent, file: name), title: title, data: json, created: created))
+                let created = files.modificationDate(of: name).map { Int64($0.timeIntervalSince1970 * 1000) } ?? 0
+                items.append(Item(id: itemId(folder: files.name, file: name), title: title, data: json, created: created))
             }
         }
         return PortalItems(items: items)

@@ -58,11 +58,14 @@ struct VersionManagementRoutes {
     }
 
     /// `delete` at the root names the version by `versionName`; under `versions/<guid>` by its path.
+    /// `sessionId`, when sent, is the caller's own session, whose locks do not block the delete.
     @Sendable func delete(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
         guard let version = (try? context.pathParameter("version")) ?? context.arguments.string("versionName") else {
             throw ServiceError.invalidParameter("versionName is required.")
         }
-        return try ArcGISResponse.json(try await core.deleteVersion(service: try context.serviceName(), version: version, as: context.caller), context: context)
+        let answer = try await core.deleteVersion(service: try context.serviceName(), version: version,
+                                                  sessionId: context.arguments.string("sessionId"), as: context.caller)
+        return try ArcGISResponse.json(answer, context: context)
     }
 
     @Sendable func purgeLock(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {

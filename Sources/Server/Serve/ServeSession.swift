@@ -8,16 +8,25 @@ import Service
 public struct ServeSession: Sendable {
     /// What `maprules serve` was asked for.
     public struct Request: Sendable {
-        public var folders: [String]
+        /// The sample folders to serve, on disk or built in (`ShippedSamples.folders`).
+        public var samples: [SampleFiles]
         public var database: String
         public var usersFile: String?
+        /// Users already read (`ShippedSamples.users()`); when set, `usersFile` is not read.
+        public var users: UsersFile?
         public var server: MapRulesServer.Options
 
-        public init(folders: [String], database: String, usersFile: String?, server: MapRulesServer.Options) {
-            self.folders = folders
+        public init(samples: [SampleFiles], database: String, usersFile: String?, users: UsersFile? = nil, server: MapRulesServer.Options) {
+            self.samples = samples
             self.database = database
             self.usersFile = usersFile
+            self.users = users
             self.server = server
+        }
+
+        /// Folders on disk.
+        public init(folders: [String], database: String, usersFile: String?, server: MapRulesServer.Options) {
+            self.init(samples: folders.map(SampleFiles.folder), database: database, usersFile: usersFile, server: server)
         }
     }
 
@@ -39,19 +48,20 @@ public struct ServeSession: Sendable {
             let directory = (request.database as NSString).deletingLastPathComponent
             if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         }
-        let core = try await ServiceCore.open(ServiceCore.Configuration(database: request.database, sampleFolders: request.folders,
-                                                                        usersFile: request.usersFile))
+        let core = try await ServiceCore.open(ServiceCore.Configuration(database: request.database, samples: request.samples,
+                                                                        usersFile: request.usersFile, users: request.users))
         var logger = Logger(label: "maprules.serve")
         logger.logLevel = .info
         let print = self.print
         let startup = core.startup
         let options = request.server
         let database = request.database
+        let loadedFrom = request.samples.allSatisfy(\.isEmbedded) ? "the built-in samples" : "their folders"
         let app = try MapRulesServer.application(core: core, options: options, logger: logger) { running in
             print("MapRules feature service: \(running.baseURL)")
             print("  port: \(running.port)")
             var notes: [String] = []
-            if !startup.loaded.isEmpty { notes.append("loaded \(startup.loaded.joined(separator: ", ")) from their folders") }
+            if !startup.loaded.isEmpty { notes.append("loaded \(startup.loaded.joined(separator: ", ")) from \(loadedFrom)") }
             if !startup.reused.isEmpty { notes.append("kept \(startup.reused.joined(separator: ", ")) as stored") }
             print("  database: \(database)" + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"))
             for name in core.serviceNames {

@@ -5,25 +5,32 @@ import WebMap
 /// A sample folder: `<Name>.services.json` (a services snapshot holding the service root and every
 /// layer's metadata, keyed by URL), `features/<id>.json` (Esri JSON feature sets; WGS84 or Web Mercator
 /// geometry) or `features/<id>.geojson` (GeoJSON feature collections, WGS84), and optionally
-/// `service.json` (`ServiceSettings`).
+/// `service.json` (`ServiceSettings`). Read through `SampleFiles`, so a folder on disk and the copy built
+/// into the binary (`ShippedSamples`) load the same way.
 struct SampleFolder {
     var name: String
-    var folder: String
+    var files: SampleFiles
     var root: JSON
     var layers: [(id: Int, metadata: JSON)]
     var settings: ServiceSettings
 
-    static func read(_ folder: String) throws -> SampleFolder {
-        let manager = FileManager.default
-        guard let names = try? manager.contentsOfDirectory(atPath: folder) else {
-            throw ServiceError.invalidParameter("The sample folder '\(folder)' cannot be read.")
+    static func read(_ folder: String) throws -> SampleFolder { try read(.folder(folder)) }
+
+    static func read(_ files: SampleFiles) throws -> SampleFolder {
+        guard let names = files.topLevelFileNames() else {
+            throw ServiceError.invalidParameter("The sample folder '\(files.location)' cannot be read.")
         }
-        guard let snapshotName = names.sorted().first(where: { $0.hasSuffix(".services.json") }) else {
-            throw ServiceError.invalidParameter("The sample folder '\(folder)' has no <Name>.services.json file.")
+        guard let snapshotName = names.first(where: { $0.hasSuffix(".services.json") }) else {
+            throw ServiceError.invalidParameter("The sample folder '\(files.location)' has no <Name>.services.json file.")
         }
-        let snapshotPath = (folder as NSString).appendingPathComponent(snapshotName)
+        let snapshotPath = files.path(of: snapshotName)
         let snapshot: ServicesSnapshot
-        do { snapshot = try ServicesSnapshot.load(path: snapshotPath) } catch {
+        do {
+            let text = try files.text(snapshotName)
+            do { snapshot = try ServicesSnapshot(path: snapshotPath, root: try JSONParser.parse(text).root) } catch let error as JSONParseError {
+                throw DocumentError(path: snapshotPath, message: "services snapshot is not valid JSON at \(text.position(ofOffset: error.offset)): \(error.message)")
+            }
+        } catch {
             throw ServiceError.invalidParameter("\(error)")
         }
         // The service root is the entry ending in /FeatureServer; its layers are the entries below it.
@@ -39,13 +46,13 @@ struct SampleFolder {
             layers.append((components.layerId, JSON(node)))
         }
         layers.sort { $0.0 < $1.0 }
-        return SampleFolder(name: name, folder: folder, root: JSON(rootNode), layers: layers, settings: try ServiceSettings.load(folder: folder))
+        return SampleFolder(name: name, files: files, root: JSON(rootNode), layers: layers, settings: try ServiceSettings.load(from: files))
     }
 
     /// Inserts the service, its layers, their features (DEFAULT, one moment) and its DEFAULT version.
     func insert(into db: Database, now: Int64) throws {
         let settingsText = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
-        try ServiceRecord(name: name, root: root.text, settings: settingsText, sourceFolder: folder, loadedDate: now,
+        try ServiceRecord(name: name, root: root.text, settings: settingsText, sourceFolder: files.location, loadedDate: now,
                           lastMoment: now, defaultMoment: now).insert(db)
         for (id, metadata) in layers {
             var layer = LayerRecord(key: nil, service: name, layerId: id, metadata: metadata.text, nextObjectId: 1, nextAttachmentId: 1, defaultMoment: now)
@@ -75,23 +82,21 @@ struct SampleFolder {
     }
 
     private func readFeatures(layer: LayerModel) throws -> [RowStore.NewRow] {
-        let base = (folder as NSString).appendingPathComponent("features")
-        let jsonPath = (base as NSString).appendingPathComponent("\(layer.id).json")
-        let geoJSONPath = (base as NSString).appendingPathComponent("\(layer.id).geojson")
-        let manager = FileManager.default
-        if manager.fileExists(atPath: jsonPath) { return try readEsriJSON(path: jsonPath, layer: layer) }
-        if manager.fileExists(atPath: geoJSONPath) { return try readGeoJSON(path: geoJSONPath, layer: layer) }
+        let jsonPath = "features/\(layer.id).json"
+        let geoJSONPath = "features/\(layer.id).geojson"
+        if files.contains(jsonPath) { return try readEsriJSON(path: jsonPath, layer: layer) }
+        if files.contains(geoJSONPath) { return try readGeoJSON(path: geoJSONPath, layer: layer) }
         return []
     }
 
+    /// Parses the file at `path` (relative to the folder), keeping every feature.
     private func parse(path: String) throws -> JSON {
         var options = JSONParser.Options()
         options.elideLargeArraysNamed = []
         do {
-            let file = try SourceFile.read(path: path)
-            return JSON(try JSONParser.parse(file.text, options: options).root)
+            return JSON(try JSONParser.parse(try files.text(path), options: options).root)
         } catch let error as JSONParseError {
-            throw ServiceError.invalidParameter("\(path) is not valid JSON (byte \(error.offset)): \(error.message)")
+            throw ServiceError.invalidParameter("\(files.path(of: path)) is not valid JSON (byte \(error.offset)): \(error.message)")
         } catch {
             throw ServiceError.invalidParameter("\(error)")
         }
@@ -105,7 +110,7 @@ struct SampleFolder {
             var geometry: Geometry?
             if let g = feature["geometry"], !g.isNull {
                 do { geometry = Projection.project(try Geometry.parse(g).geometry, from: system, to: .wgs84) } catch {
-                    throw ServiceError.invalidParameter("\(path): feature \(index): \(error)")
+                    throw ServiceError.invalidParameter("\(files.path(of: path)): feature \(index): \(error)")
                 }
             }
             return row(attributes: Attributes(json: feature["attributes"] ?? .object([])), geometry: geometry, layer: layer)
@@ -118,7 +123,7 @@ struct SampleFolder {
             var geometry: Geometry?
             if let g = feature["geometry"], !g.isNull {
                 guard let converted = GeoJSON.esriGeometry(g) else {
-                    throw ServiceError.invalidParameter("\(path): feature \(index) has a geometry that is not a GeoJSON Point, MultiPoint, LineString, MultiLineString, Polygon or MultiPolygon.")
+                    throw ServiceError.invalidParameter("\(files.path(of: path)): feature \(index) has a geometry that is not a GeoJSON Point, MultiPoint, LineString, MultiLineString, Polygon or MultiPolygon.")
                 }
                 geometry = converted
             }

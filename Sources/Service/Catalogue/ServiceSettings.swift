@@ -60,15 +60,14 @@ public struct ServiceSettings: Sendable, Codable, Equatable {
         self.maxRecordCount = maxRecordCount
     }
 
-    /// Reads `service.json`; a missing file means all defaults.
-    static func load(folder: String) throws -> ServiceSettings {
-        let path = (folder as NSString).appendingPathComponent("service.json")
-        guard FileManager.default.fileExists(atPath: path) else { return ServiceSettings() }
+    /// Reads `service.json` of a sample folder; a missing file means all defaults.
+    static func load(from files: SampleFiles) throws -> ServiceSettings {
+        guard files.contains("service.json") else { return ServiceSettings() }
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            guard let data = files.data("service.json") else { throw CocoaError(.fileReadUnknown) }
             return try JSONDecoder().decode(ServiceSettings.self, from: data)
         } catch {
-            throw ServiceError.invalidParameter("\(path) is not a valid service settings file: \(error)")
+            throw ServiceError.invalidParameter("\(files.path(of: "service.json")) is not a valid service settings file: \(error)")
         }
     }
 }

@@ -23,19 +23,25 @@ public final class ServiceCore: Sendable {
     public struct Configuration: Sendable {
         /// A database file path, or ":memory:".
         public var database: String
-        /// Sample folders to load on first start (a service already in the database is not reloaded).
+        /// Sample folders on disk to load on first start (a service already in the database is not reloaded).
         public var sampleFolders: [String]
-        /// The users file; nil for anonymous full access.
+        /// More samples to load after `sampleFolders`, from disk or built in (`ShippedSamples.folders`).
+        public var samples: [SampleFiles]
+        /// The users file; nil for anonymous full access (unless `users` is given).
         public var usersFile: String?
+        /// Users already read (`ShippedSamples.users()`); when set, `usersFile` is not read.
+        public var users: UsersFile?
         /// Token lifetime when the caller does not ask for one, and the longest allowed, in minutes.
         public var defaultTokenMinutes: Int
         public var maximumTokenMinutes: Int
 
-        public init(database: String = ":memory:", sampleFolders: [String] = [], usersFile: String? = nil,
-                    defaultTokenMinutes: Int = 60, maximumTokenMinutes: Int = 21_600) {
+        public init(database: String = ":memory:", sampleFolders: [String] = [], samples: [SampleFiles] = [], usersFile: String? = nil,
+                    users: UsersFile? = nil, defaultTokenMinutes: Int = 60, maximumTokenMinutes: Int = 21_600) {
             self.database = database
             self.sampleFolders = sampleFolders
+            self.samples = samples
             self.usersFile = usersFile
+            self.users = users
             self.defaultTokenMinutes = defaultTokenMinutes
             self.maximumTokenMinutes = maximumTokenMinutes
         }
@@ -89,13 +95,13 @@ public final class ServiceCore: Sendable {
             throw ServiceError.internal("Cannot open the database '\(configuration.database)': \(error)")
         }
 
-        let usersFile = try configuration.usersFile.map(UsersFile.load(path:))
+        let usersFile = try configuration.users ?? configuration.usersFile.map(UsersFile.load(path:))
         let directory = Directory(file: usersFile)
 
         var loaded: [String] = []
         var reused: [String] = []
-        for folder in configuration.sampleFolders {
-            let sample = try SampleFolder.read(folder)
+        for files in configuration.sampleFolders.map(SampleFiles.folder) + configuration.samples {
+            let sample = try SampleFolder.read(files)
             let exists = try await writer.read { db in try ServiceRecord.fetchOne(db, key: sample.name) != nil }
             if exists {
                 reused.append(sample.name)
@@ -110,9 +116,9 @@ public final class ServiceCore: Sendable {
         var warnings: [String] = []
         if usersFile == nil {
             warnings.append("No users file: every caller has anonymous full access (queries, edits and version management).")
-        } else if let path = configuration.usersFile, (path as NSString).lastPathComponent == "users.json",
-                  (path as NSString).deletingLastPathComponent.hasSuffix("Samples") {
-            warnings.append("Using the sample credentials of \(path) (editor01, editor02, admin): never use them outside development.")
+        } else if let usersFile, usersFile.hasSampleCredentials {
+            let source = configuration.users == nil ? configuration.usersFile ?? "" : ShippedSamples.usersLocation
+            warnings.append("Using the sample credentials of \(source) (editor01, editor02, admin): never use them outside development.")
         }
         return ServiceCore(database: writer, directory: directory, configuration: configuration, catalogue: catalogue,
                            startup: StartupReport(loaded: loaded, reused: reused, warnings: warnings))

@@ -41,7 +41,8 @@ extension ServiceCore {
     public func revoke(token: String) { directory.revoke(token: token) }
 }
 
-/// Who may do what (rules.md, "Access permissions"; service.md, "Auth and users").
+/// Who may do what (rules.md, "Access permissions"; service.md, "Auth and users"). Who may view and edit
+/// a version is said in one place, Versioning/VersionAccessCheck.swift.
 struct AccessPolicy {
     let core: ServiceCore
     let service: ServiceModel
@@ -65,38 +66,5 @@ struct AccessPolicy {
     func requireSignedIn() throws {
         if isOpen || !caller.isAnonymous { return }
         throw ServiceError.tokenRequired
-    }
-
-    private func isOwner(of version: VersionRecord) -> Bool {
-        if version.isDefault { return ownsService }
-        return caller.username?.caseInsensitiveCompare(version.owner) == .orderedSame
-    }
-
-    /// Owner, service owner or administrator.
-    func isPrivileged(on version: VersionRecord) -> Bool { isAdministrator || ownsService || isOwner(of: version) }
-
-    func canView(_ version: VersionRecord) -> Bool {
-        switch VersionAccess(rawValue: version.access) ?? .private {
-        case .public, .protected: return true
-        case .private: return isPrivileged(on: version)
-        }
-    }
-
-    func canEdit(_ version: VersionRecord) -> Bool {
-        if isOpen { return true }
-        guard !caller.isAnonymous else { return false }
-        switch VersionAccess(rawValue: version.access) ?? .private {
-        case .public: return true
-        case .protected, .private: return isPrivileged(on: version)
-        }
-    }
-
-    /// Refuses an edit of `version`, naming why.
-    func requireEdit(_ version: VersionRecord) throws {
-        try requireSignedIn()
-        guard canEdit(version) else {
-            let who = version.isDefault ? "the service owner and administrators" : "its owner (\(version.owner)), the service owner and administrators"
-            throw ServiceError.notPermitted("The version '\(version.qualifiedName)' is \(version.access): only \(who) may edit it.")
-        }
     }
 }

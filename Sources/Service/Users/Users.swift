@@ -86,6 +86,11 @@ public struct UsersFile: Sendable, Codable {
         try UsersFileReader.read(path: path)
     }
 
+    /// Reads and checks the text of a users file (as `load(path:)` does); `path` names it in errors.
+    public static func parse(_ text: String, path: String) throws -> UsersFile {
+        try UsersFileReader.read(text: text, path: path)
+    }
+
     /// A bcrypt hash of `password`, for writing users files.
     public static func hash(password: String, cost: UInt8 = 10) -> String { Bcrypt.hash(password, cost: cost) }
 }

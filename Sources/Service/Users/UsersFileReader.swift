@@ -60,6 +60,12 @@ enum UsersFileReader {
         guard let text = String(data: data, encoding: .utf8) else {
             throw ServiceError.invalidParameter("\(path) is not a valid users file (\(shape)): it is not UTF-8 text.")
         }
+        return try read(text: text, path: path)
+    }
+
+    /// Parses and checks the text of a users file; `path` names it in errors and, by its extension, may
+    /// say the format.
+    static func read(text: String, path: String) throws -> UsersFile {
         let format = format(path: path, text: text)
         let root = try format == .json ? parseJSON(text, path: path) : parseYAML(text, path: path)
         return try decode(root, path: path)

@@ -40,9 +40,10 @@ extension ServiceCore {
                                      capabilities: "create,delete,reconcile,post,alter,differences,conflicts,inspectConflicts,restoreRows,deleteForwardEdits")
     }
 
-    /// `versions` / `versionInfos`: the versions the caller may see. `ownerFilter` keeps one owner's;
-    /// `includeHidden` adds other users' private versions for callers privileged on them (administrators,
-    /// the service owner); ordinary users never see them.
+    /// `versions` / `versionInfos`: the versions the caller may see (`canView`, the check every other path
+    /// uses): other users' private versions only for the service owner and administrators. `ownerFilter`
+    /// keeps one owner's. `includeHidden` is accepted as ArcGIS sends it and changes nothing: a caller
+    /// privileged on a private version lists it anyway, and nobody else may learn that it exists.
     public func versionInfos(service name: String, ownerFilter: String? = nil, includeHidden: Bool = false, as caller: Caller) async throws -> VersionInfos {
         let (service, policy) = try versioned(name, caller)
         try policy.requireQuery()
@@ -51,10 +52,8 @@ extension ServiceCore {
         }
         let visible = records.filter { record in
             guard policy.canView(record) else { return false }
-            if let ownerFilter, !ownerFilter.isEmpty, record.owner.caseInsensitiveCompare(ownerFilter) != .orderedSame { return false }
-            let isOthersPrivate = record.access == VersionAccess.private.rawValue && !record.isDefault
-                && policy.caller.username?.caseInsensitiveCompare(record.owner) != .orderedSame
-            return !isOthersPrivate || includeHidden || policy.isOpen
+            if let ownerFilter, !ownerFilter.isEmpty { return record.owner.caseInsensitiveCompare(ownerFilter) == .orderedSame }
+            return true
         }
         return VersionInfos(versions: visible.map { $0.info() }, success: true)
     }
@@ -102,27 +101,31 @@ extension ServiceCore {
     }
 
     /// `delete`: the owner, the service owner or an administrator deletes a version (never DEFAULT, never
-    /// while another session holds a lock on it). Its rows go with it.
-    public func deleteVersion(service name: String, version: String, as caller: Caller) async throws -> SuccessResponse {
+    /// while another session holds a lock on it). `sessionId` names the caller's own session: its read or
+    /// edit lock does not block the delete (the ArcGIS API for Python deletes a version it still reads)
+    /// and ends with the version. Its rows go with it.
+    public func deleteVersion(service name: String, version: String, sessionId: String? = nil, as caller: Caller) async throws -> SuccessResponse {
         let (service, policy) = try versioned(name, caller)
         try policy.requireSignedIn()
         let sessions = self.sessions
-        try await database.write { db in
+        let own = Self.normalizedSession(sessionId)
+        let guid: String = try await database.write { db in
             let record = try Self.resolveVersion(db, service: service, name: version, policy: policy)
             guard !record.isDefault else { throw ServiceError.versionOperationFailed("Unable to delete the version.", "sde.DEFAULT cannot be deleted.") }
             guard policy.isPrivileged(on: record) else {
                 throw ServiceError.notPermitted("Only the owner of '\(record.qualifiedName)', the service owner and administrators may delete it.")
             }
-            let locks = sessions.snapshot(record.guid)
-            guard locks.editor == nil && locks.readers.isEmpty else {
-                throw ServiceError.versionOperationFailed("Unable to delete the version.", "'\(record.qualifiedName)' is in use by a read or edit session.", extendedCode: -2147217148)
+            guard sessions.snapshot(record.guid).areAllHeld(by: own, user: policy.caller.username) else {
+                throw ServiceError.versionOperationFailed("Unable to delete the version.", "'\(record.qualifiedName)' is in use by another read or edit session.", extendedCode: -2147217148)
             }
             let keys = service.layers.map(\.key)
             try FeatureRowRecord.filter(keys.contains(FeatureRowRecord.Columns.layerKey) && FeatureRowRecord.Columns.branch == record.branch).deleteAll(db)
             try HeadRecord.filter(keys.contains(HeadRecord.Columns.layerKey) && HeadRecord.Columns.branch == record.branch).deleteAll(db)
             try AttachmentRowRecord.filter(keys.contains(AttachmentRowRecord.Columns.layerKey) && AttachmentRowRecord.Columns.branch == record.branch).deleteAll(db)
             _ = try record.delete(db)
+            return record.guid
         }
+        sessions.forget(guid)
         return .ok
     }
 
