@@ -1,0 +1,104 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import NIOCore
+import Runtime
+import Service
+import Testing
+
+/// The geodatabase over HTTP through a proxy in front of `maprules serve` that breaks `applyEdits` on demand:
+/// HTTP 500, no answer within the timeout (the request never reaches the service), an expired token. Each time
+/// the runtime reports the error, keeps every local edit, and a retry lands them exactly once.
+@Suite struct FaultProxyTests {
+    enum Fault: Sendable { case none, error500, silence, expiredToken }
+
+    final class Switch: @unchecked Sendable {
+        private let lock = NSLock()
+        private var fault = Fault.none
+        private(set) var applyCalls = 0
+        func set(_ fault: Fault) { lock.withLock { self.fault = fault } }
+        /// The fault for this applyEdits request; a fault fires once.
+        func next() -> Fault { lock.withLock { applyCalls += 1; defer { fault = .none }; return fault } }
+    }
+
+    /// Forwards every request to `target` (the real server), except applyEdits when a fault is set.
+    static func proxy(to target: Int, faults: Switch, client: HTTPClient) -> Router<BasicRequestContext> {
+        let router = Router()
+        for method in [HTTPRequest.Method.get, .post] {
+            router.on("**", method: method) { request, _ in
+                let path = request.uri.description
+                if path.contains("/applyEdits") {
+                    switch faults.next() {
+                    case .none: break
+                    case .error500:
+                        return Response(status: .internalServerError, headers: [.contentType: "text/html"],
+                                        body: ResponseBody(byteBuffer: ByteBuffer(string: "<html><body>Proxy error</body></html>")))
+                    case .silence:
+                        // The request never reaches the service (and is not sent later either).
+                        try await Task.sleep(for: .seconds(30))
+                        return Response(status: .gatewayTimeout)
+                    case .expiredToken:
+                        return Response(status: .ok, headers: [.contentType: "application/json"],
+                                        body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"error":{"code":498,"message":"Invalid token.","details":[]}}"#)))
+                    }
+                }
+                var outgoing = HTTPClientRequest(url: "http://127.0.0.1:\(target)\(path)")
+                outgoing.method = .init(rawValue: request.method.rawValue)
+                for field in request.headers where ["content-type", "authorization", "x-esri-authorization", "referer"].contains(field.name.canonicalName) {
+                    outgoing.headers.add(name: field.name.rawName, value: field.value)
+                }
+                outgoing.body = .bytes(try await request.body.collect(upTo: 64 << 20))
+                let answer = try await client.execute(outgoing, timeout: .seconds(30))
+                let body = try await answer.body.collect(upTo: 64 << 20)
+                var headers = HTTPFields()
+                if let type = answer.headers.first(name: "content-type") { headers[.contentType] = type }
+                return Response(status: .init(code: Int(answer.status.code)), headers: headers, body: ResponseBody(byteBuffer: body))
+            }
+        }
+        return router
+    }
+
+    @Test func faultsDuringApplyKeepTheLocalEditsAndARetryLandsThemOnce() async throws {
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { try? client.syncShutdown() }
+        let faults = Switch()
+        let core = try await ServiceCore.open(.init(database: ":memory:", sampleFolders: Samples.folders, usersFile: Samples.usersFile))
+        let real = try await HTTPFailureTests.RunningServer(core: core, port: 0)
+        try await withServer({ onRunning in
+            Application(router: Self.proxy(to: real.port, faults: faults, client: client),
+                        configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                        onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) }, logger: quietLogger)
+        }) { port in
+            let url = "http://127.0.0.1:\(port)/arcgis/rest/services/TreesOfPortland/FeatureServer"
+            let service = try RemoteFeatureService(url: url, credential: Runtimes.editor01, timeout: .seconds(2))
+            let geodatabase = ServiceGeodatabase(service: service)
+            try await geodatabase.load()
+            let trees = try await geodatabase.table(layerID: 0)
+            for (index, fault) in [Fault.error500, .silence, .expiredToken].enumerated() {
+                let address = "\(10 + index) Fault St"
+                try await trees.add(await trees.createFeature(attributes: attrs(["Address": .string(address), "Site_Type": .string("YD")]),
+                                                              geometry: point(-122.65, 45.525), spatialReference: .wgs84))
+                var tree = try await trees.feature(objectId: Int64(5 + index))
+                tree["Notes"] = .string("after \(fault)")
+                try await trees.update(tree)
+                faults.set(fault)
+                if fault == .expiredToken {
+                    // One refresh of the token and one repeat: the apply lands at the first call.
+                    try await geodatabase.applyEdits()
+                } else {
+                    let error = await runtimeError { try await geodatabase.applyEdits() }
+                    #expect(error?.identifier == (fault == .error500 ? RuntimeError.Identifier.serviceError : RuntimeError.Identifier.unreachable), "\(fault)")
+                    #expect(await geodatabase.localEditCount == 2, "\(fault)")
+                    try await geodatabase.applyEdits()
+                }
+                #expect(await geodatabase.hasLocalEdits == false)
+                let count = try await core.query(service: "TreesOfPortland", layer: 0, QueryParameters(where: "Address = '\(address)'", returnCountOnly: true), as: .anonymous)
+                #expect(count.count == 1, "\(fault): the add landed once")
+                let notes = try await core.query(service: "TreesOfPortland", layer: 0, QueryParameters(objectIds: [Int64(5 + index)]), as: .anonymous)
+                #expect(notes.featureSet?.features.first?.attributes["Notes"] == .string("after \(fault)"))
+            }
+            try await service.shutdown()
+        }
+        await real.stop()
+    }
+}
