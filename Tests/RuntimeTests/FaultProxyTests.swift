@@ -70,7 +70,7 @@ import Testing
                         onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) }, logger: quietLogger)
         }) { port in
             let url = "http://127.0.0.1:\(port)/arcgis/rest/services/TreesOfPortland/FeatureServer"
-            let service = try RemoteFeatureService(url: url, credential: Runtimes.editor01, timeout: .seconds(2))
+            let service = try RemoteFeatureService(url: url, credential: Runtimes.editor01, timeout: .seconds(6))
             let geodatabase = ServiceGeodatabase(service: service)
             try await geodatabase.load()
             let trees = try await geodatabase.table(layerID: 0)

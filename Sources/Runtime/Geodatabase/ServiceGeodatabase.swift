@@ -66,6 +66,13 @@ public actor ServiceGeodatabase {
         loader = LoadOnce { [service, map] in try await Self.loadDescription(service: service, map: map) }
     }
 
+    /// A geodatabase of the feature service at `url` (`.../FeatureServer`) over HTTP, as runtime.md names it:
+    /// `ServiceGeodatabase(url:, versionName:?, credential:?)`. Call `load()` before use.
+    public init(url: String, versionName: String? = nil, credential: Credential? = nil, map: WebMapDocument? = nil,
+                timeout: Duration = .seconds(30)) throws {
+        self.init(service: try RemoteFeatureService(url: url, credential: credential, timeout: timeout), versionName: versionName, map: map)
+    }
+
     private static func loadDescription(service: any FeatureService, map: WebMapDocument?) async throws -> Loaded {
         let description: ServiceDescription
         do { description = try await service.describe() } catch { throw RuntimeError.wrapping(error, operation: "Loading \(service.url)") }
