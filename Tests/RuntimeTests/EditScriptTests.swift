@@ -107,3 +107,22 @@ import Testing
         #expect(report.steps.first?.summary.contains("succeeded") == true)
     }
 }
+
+@Suite struct HostileScriptTests {
+    @Test func aliasBombsAndDeepNestingAreRefusedNotExpanded() throws {
+        var bomb = "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n"
+        for level in 1...9 { bomb += "\(Character(UnicodeScalar(97 + level)!)): &\(Character(UnicodeScalar(97 + level)!)) [" + Array(repeating: "*\(Character(UnicodeScalar(96 + level)!))", count: 10).joined(separator: ",") + "]\n" }
+        bomb += "steps: [{expectLocalEdits: false}]\n"
+        let path = try EditScriptTests.write(bomb)
+        do { _ = try EditScript.load(path: path); Issue.record("an alias bomb was accepted") } catch let invalid as EditScript.Invalid {
+            #expect(invalid.problems.joined().contains("32 MB") || invalid.problems.joined().contains("additional"))
+        }
+        let deep = try EditScriptTests.write("steps: " + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "\n")
+        #expect(throws: EditScript.Invalid.self) { try EditScript.load(path: deep) }
+        let empty = try EditScriptTests.write("")
+        #expect(throws: EditScript.Invalid.self) { try EditScript.load(path: empty) }
+        let notUTF8 = FileManager.default.temporaryDirectory.appendingPathComponent("maprules-latin1-\(UUID().uuidString).yaml")
+        try Data([0x73, 0x74, 0x65, 0x70, 0x73, 0x3A, 0x20, 0xE9, 0xFF]).write(to: notUTF8)
+        #expect(throws: EditScript.Invalid.self) { try EditScript.load(path: notUTF8.path) }
+    }
+}

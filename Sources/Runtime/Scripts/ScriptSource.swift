@@ -50,7 +50,8 @@ struct ScriptSource {
         }
         guard let node else { throw Invalid(messages: ["\(path): the script is empty."]) }
         var writer = YAMLToJSON()
-        writer.write(node)
+        writer.write(node, depth: 0)
+        if let problem = writer.problem { throw Invalid(messages: ["\(path): \(problem)"]) }
         let text = SourceText(bytes: writer.bytes)
         do {
             let parsed = try JSONParser.parse(text)
@@ -105,8 +106,16 @@ struct ScriptSource {
 private struct YAMLToJSON {
     var bytes: [UInt8] = []
     var positions: [Int: SourcePosition] = [:]
+    /// Set when the document is too deep or expands too far (aliases repeating aliases: a "billion laughs").
+    var problem: String?
 
-    mutating func write(_ node: Yams.Node) {
+    static let maximumDepth = 256
+    static let maximumBytes = 32 << 20
+
+    mutating func write(_ node: Yams.Node, depth: Int) {
+        guard problem == nil else { return }
+        if depth > Self.maximumDepth { problem = "the script nests deeper than \(Self.maximumDepth) levels."; return }
+        if bytes.count > Self.maximumBytes { problem = "the script expands to more than 32 MB (YAML aliases repeating aliases?)."; return }
         if let mark = node.mark { positions[bytes.count] = SourcePosition(line: mark.line, column: mark.column) }
         switch node {
         case .scalar(let scalar):
@@ -121,7 +130,7 @@ private struct YAMLToJSON {
             bytes.append(UInt8(ascii: "["))
             for (index, item) in sequence.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                write(item)
+                write(item, depth: depth + 1)
             }
             bytes.append(UInt8(ascii: "]"))
         case .mapping(let mapping):
@@ -130,7 +139,7 @@ private struct YAMLToJSON {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 string(pair.key.string ?? "\(pair.key)")
                 bytes.append(UInt8(ascii: ":"))
-                write(pair.value)
+                write(pair.value, depth: depth + 1)
             }
             bytes.append(UInt8(ascii: "}"))
         }
