@@ -9,26 +9,29 @@ struct EditCommand: ParsableCommand {
         commandName: "edit",
         abstract: "Run an edit script through the editing runtime: every step refused locally when a rule forbids it.",
         discussion: """
-            SCRIPT is JSON or YAML (Schemas/edit-script.schema.json; see ../shared/spec/edit-scripts.md). It is \
-            checked before anything runs: unknown operations, wrong argument types and references to values no \
-            earlier step saves exit 2.
+            SCRIPT is JSON or YAML (schema: `maprules validate --schema edit-script`). \
+            It is checked before anything runs: unknown operations, wrong argument \
+            types and references to values no earlier step saves exit 2.
 
-            --service URL talks HTTP to any ArcGIS REST feature service (maprules serve included); --service DIR, \
-            a sample folder as `maprules serve` reads it, runs in-process on a fresh in-memory copy (users: \
-            --users FILE, else users.json in the folder or its parent, else anonymous full access).
+            --service URL talks HTTP to any ArcGIS REST feature service (maprules \
+            serve included). --service DIR, a sample folder as `maprules serve` \
+            reads it, runs in-process on a fresh in-memory copy (users: --users \
+            FILE, else users.json in the folder or its parent, else anonymous full \
+            access).
 
             Examples:
-              maprules edit Samples/Scripts/DamageAssessment-branch-versioning.yaml \\
-                  --service Samples/DamageAssessment --user editor01 --password sample-editor01
-              maprules edit Samples/Scripts/TreesOfPortland-new-tree.yaml --service Samples/TreesOfPortland \\
-                  --user editor01 --password sample-editor01 --format json
+              maprules edit Samples/Scripts/TreesOfPortland-new-tree.yaml \\
+                --service Samples/TreesOfPortland \\
+                --user editor01 --password sample-editor01
               maprules serve --port 8080 &
-              maprules edit Samples/Scripts/DamageAssessment-branch-versioning.yaml --user editor01 \\
-                  --password sample-editor01 \\
-                  --service http://127.0.0.1:8080/arcgis/rest/services/DamageAssessment/FeatureServer
+              maprules edit Samples/Scripts/DamageAssessment-branch-versioning.yaml \\
+                --service http://127.0.0.1:8080/arcgis/rest/services/\\
+            DamageAssessment/FeatureServer \\
+                --user editor01 --password sample-editor01 --format json
 
-            Exit codes: 0 every step passed, 1 a step failed (the run stops there unless --keep-going), 2 the \
-            script is invalid or the service cannot be reached.
+            Exit codes: 0 every step passed; 1 a step failed (the run stops there \
+            unless --keep-going); 2 the script is invalid or the service cannot be \
+            reached.
             """
     )
 
@@ -81,8 +84,9 @@ struct EditCommand: ParsableCommand {
         var credential: Credential?
         if let user, let password { credential = .password(user: user, password: password) }
         if let token = token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"], credential == nil { credential = .token(token) }
+        let signIn = credential
         let code = AsyncBridge.run { () async -> Int32 in
-            await Self.execute(loaded, target: service, credential: credential, users: users, timeout: timeout, keepGoing: keepGoing, format: format)
+            await Self.execute(loaded, target: service, credential: signIn, users: users, timeout: timeout, keepGoing: keepGoing, format: format)
         }
         if code != 0 { throw ExitCode(code) }
     }
