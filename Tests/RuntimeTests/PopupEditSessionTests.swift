@@ -168,6 +168,13 @@ import Testing
         let sections = try await session.relatedSections()
         #expect(sections.map(\.kind) == [.manyToOne, .oneToMany])
         #expect(sections.map(\.relatedTableName) == ["Species", "Inspections"])
+        let choices = try await session.choices(for: "Species")
+        let names = choices.compactMap { $0["Common_Name"]?.string }
+        let speciesCount = try await geodatabase.table(layerID: 2).count()
+        #expect(names == names.sorted() && names.count == speciesCount)
+        let children = try await session.relatedRecords(for: "Inspections")
+        let dates = children.compactMap { $0["Collected_Date"]?.double }
+        #expect(!dates.isEmpty && dates == dates.sorted(by: >))
         try await session.startEditing()
         // While the tree is being edited its inspections may not be.
         let blocked = await runtimeError { _ = try await geodatabase.addRelatedRecord(to: tree, relationship: "Inspections", attributes: attrs(["Collected_Date": .string("2026-01-01"), "Condition": .string("Good")])) }

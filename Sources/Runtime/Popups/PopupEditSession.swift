@@ -95,6 +95,24 @@ public actor PopupEditSession {
     /// The related-records sections (many-to-one, one-to-many) the app shows.
     public func relatedSections() async throws -> [RelatedSection] { try await geodatabase.relatedSections(of: info) }
 
+    /// Many-to-one: every record of the related table to choose from, ascending by its first pop-up field.
+    public func choices(for relationship: String) async throws -> [TableFeature] {
+        let section = try await geodatabase.relatedSection(relationship, of: info)
+        guard section.kind == .manyToOne else {
+            throw RuntimeError(RuntimeError.Identifier.relationshipNotFound, "\(info.title): '\(relationship)' is not a many-to-one relationship.", layer: info.reference)
+        }
+        return try await geodatabase.manyToOneChoices(section)
+    }
+
+    /// One-to-many: the feature's child records, descending by the related table's first pop-up field, nulls last.
+    public func relatedRecords(for relationship: String) async throws -> [TableFeature] {
+        let section = try await geodatabase.relatedSection(relationship, of: info)
+        guard section.kind == .oneToMany else {
+            throw RuntimeError(RuntimeError.Identifier.relationshipNotFound, "\(info.title): '\(relationship)' is not a one-to-many relationship.", layer: info.reference)
+        }
+        return try await geodatabase.oneToManyRecords(of: original, table: info, section: section)
+    }
+
     // MARK: Editing
 
     /// Starts editing, or fails listing every failed condition (the first one's identifier).
