@@ -78,6 +78,10 @@ import Testing
             isFirst(await token(&request)) ? html("", status: .init(code: 498, reasonPhrase: "Invalid Token")) : json(featureSet)
         }
         route("\(services)/AlwaysInvalid/FeatureServer/0/query") { _ in json(invalidToken) }
+        // How a request came: count 1 for a GET, 2 for a POST, plus 10 when a token is in the URL.
+        route("\(services)/Methods/FeatureServer/0/query") { request in
+            json(#"{"count":\#((request.method == .post ? 2 : 1) + ((request.uri.query ?? "").contains("token=") ? 10 : 0))}"#)
+        }
         // A server that reads the token parameter only, not the header.
         route("\(services)/HeaderBlind/FeatureServer/0/query") { request in
             let body = String(buffer: try await request.body.collect(upTo: 1 << 20))
@@ -160,6 +164,30 @@ import Testing
                 #expect(error?.identifier == RuntimeError.Identifier.authentication)
                 #expect(error?.serviceCode == 499)
                 #expect(hits.count("arcgis/rest/services/HeaderBlind/FeatureServer/0/query") == 3)
+            }
+        }
+    }
+
+    @Test func concurrentRequestsShareOneSignInAndOneRenewal() async throws {
+        try await withLookAlike { site, hits in
+            try await withRemote(Self.service(site, "Expiring"), credential: Self.password) { service in
+                let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<6 { group.addTask { try await service.queryFeatures(layer: 0, QueryParameters()).features.count } }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+                #expect(counts == Array(repeating: 1, count: 6))
+                #expect(hits.count("custom/generateToken") == 2, "one sign-in, one renewal")
+            }
+        }
+    }
+
+    @Test func readsAreGETUnlessLongAndTheTokenNeverGoesInAURL() async throws {
+        try await withLookAlike { site, _ in
+            try await withRemote(Self.service(site, "Methods"), credential: Self.password) { service in
+                let short = try await service.queryCount(layer: 0, QueryParameters(where: "a = 1"))
+                #expect(short == 1)
+                let long = try await service.queryCount(layer: 0, QueryParameters(where: "a IN (\((1...400).map(String.init).joined(separator: ",")))"))
+                #expect(long == 2)
             }
         }
     }
