@@ -27,6 +27,29 @@ enum Samples {
 
 let quietLogger = Logger(label: "runtime-tests", factory: { _ in SwiftLogNoOpLogHandler() })
 
+/// Runs the test's jobs on Dispatch's threads instead of the concurrency pool. In `swift test` every suite
+/// shares one process, and the pool has a thread per core (2 here): suites that block their thread (the CLI
+/// tests wait for child processes) stall everything else for many seconds, which would make a 1 s timeout
+/// look like 16 s and starve the test servers. Dispatch adds threads when some block.
+@available(macOS 15.0, *)
+final class DispatchTaskExecutor: TaskExecutor, @unchecked Sendable {
+    static let shared = DispatchTaskExecutor()
+    private let queue = DispatchQueue(label: "runtime-tests", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
+/// `body` with its jobs, and those of its child tasks and of the actors it calls, on `DispatchTaskExecutor`.
+func offThePool<T>(_ body: () async throws -> T) async throws -> T {
+    if #available(macOS 15.0, *) {
+        return try await withTaskExecutorPreference(DispatchTaskExecutor.shared) { try await body() }
+    }
+    return try await body()
+}
+
 /// Runs `body` with an HTTP server on a loopback port the system picks, then stops it. `body` gets the
 /// port; the server's start is awaited (and its failure to start reported), never slept for.
 func withServer<App: ApplicationProtocol & Sendable, T>(_ make: (_ onRunning: @escaping @Sendable (Int) async -> Void) throws -> App,
@@ -35,7 +58,7 @@ func withServer<App: ApplicationProtocol & Sendable, T>(_ make: (_ onRunning: @e
     let app = try make { port in continuation.yield(port) }
     let task = Task {
         defer { continuation.finish() }
-        try await app.runService(gracefulShutdownSignals: [])
+        try await offThePool { try await app.runService(gracefulShutdownSignals: []) }
     }
     var iterator = ports.makeAsyncIterator()
     guard let port = await iterator.next() else {
@@ -66,11 +89,11 @@ func withMapRulesServer<T>(_ body: (String) async throws -> T) async throws -> T
 }
 
 /// A `RemoteFeatureService` for `body`, shut down afterwards whatever happens.
-func withRemote<T>(_ url: String, credential: Credential? = nil, timeout: Duration = .seconds(10),
+func withRemote<T>(_ url: String, credential: Credential? = nil, timeout: Duration = .seconds(30),
                    _ body: (RemoteFeatureService) async throws -> T) async throws -> T {
     let service = try RemoteFeatureService(url: url, credential: credential, timeout: timeout)
     do {
-        let result = try await body(service)
+        let result = try await offThePool { try await body(service) }
         try await service.shutdown()
         return result
     } catch {
