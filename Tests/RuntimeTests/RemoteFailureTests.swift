@@ -300,24 +300,29 @@ import Testing
         }
     }
 
+    /// The wall-clock bounds below leave room for a loaded machine (the whole `swift test` shares 2 cores with
+    /// other builds); what proves the behaviour is the error: the deadline's (`within 1 s`), the refusal's,
+    /// the cancellation, and how many times a request was tried.
     @Test func noAnswerWithinTheTimeoutIsUnreachable() async throws {
         let listener = try SilentListener()
         defer { listener.close() }
         let url = "http://127.0.0.1:\(listener.port)/arcgis/rest/services/Silent/FeatureServer"
         try await withRemote(url, timeout: .seconds(1)) { service in
             let read = await timed { try await service.describe() }
-            #expect(read.seconds < 2.5, "a read waited \(read.seconds) s")
+            #expect(read.seconds >= 0.9 && read.seconds < 8, "a read waited \(read.seconds) s")
             guard case .failure(let error as RuntimeError) = read.result else {
                 Issue.record("expected a RuntimeError, got \(read.result)")
                 return
             }
             #expect(error.identifier == RuntimeError.Identifier.unreachable)
-            #expect(error.message.contains(url) && error.message.contains("1 s"), "\(error.message)")
+            #expect(error.message.contains(url) && error.message.contains("within 1 s"), "\(error.message)")
+            #expect(!error.message.contains("tried"), "a read that timed out is not repeated: \(error.message)")
 
             let write = await timed { try await service.applyEdits([LayerEdits(id: 0, deletes: [1])], options: EditOptions()) }
-            #expect(write.seconds < 2.5, "a write waited \(write.seconds) s")
+            #expect(write.seconds >= 0.9 && write.seconds < 8, "a write waited \(write.seconds) s")
             if case .failure(let error as RuntimeError) = write.result {
                 #expect(error.identifier == RuntimeError.Identifier.unreachable)
+                #expect(error.message.contains("within 1 s"), "\(error.message)")
             } else {
                 Issue.record("expected a RuntimeError, got \(write.result)")
             }
@@ -327,14 +332,14 @@ import Testing
     @Test func cancellingARequestEndsItAtOnce() async throws {
         let listener = try SilentListener()
         defer { listener.close() }
-        try await withRemote("http://127.0.0.1:\(listener.port)/arcgis/rest/services/Silent/FeatureServer", timeout: .seconds(30)) { service in
+        try await withRemote("http://127.0.0.1:\(listener.port)/arcgis/rest/services/Silent/FeatureServer", timeout: .seconds(60)) { service in
             let outcome = await timed {
                 let request = Task { try await offThePool { try await service.queryCount(layer: 0, QueryParameters()) } }
                 try await Task.sleep(for: .milliseconds(200))
                 request.cancel()
                 return try await request.value
             }
-            #expect(outcome.seconds < 5, "cancelling took \(outcome.seconds) s")
+            #expect(outcome.seconds < 20, "cancelling took \(outcome.seconds) s (the timeout is 60 s)")
             guard case .failure(let error) = outcome.result else {
                 Issue.record("expected a failure, got \(outcome.result)")
                 return
@@ -346,15 +351,25 @@ import Testing
     @Test func aClosedPortIsUnreachable() async throws {
         let port = try SilentListener.closedPort()
         let url = "http://127.0.0.1:\(port)/arcgis/rest/services/Gone/FeatureServer"
-        try await withRemote(url, credential: Self.password, timeout: .seconds(5)) { service in
-            let outcome = await timed { try await service.queryCount(layer: 0, QueryParameters()) }
-            #expect(outcome.seconds < 4, "took \(outcome.seconds) s: \(outcome.result)")
-            guard case .failure(let error as RuntimeError) = outcome.result else {
-                Issue.record("expected a RuntimeError, got \(outcome.result)")
+        try await withRemote(url, timeout: .seconds(60)) { service in
+            let read = await timed { try await service.queryCount(layer: 0, QueryParameters()) }
+            #expect(read.seconds < 30, "took \(read.seconds) s (the timeout is 60 s): \(read.result)")
+            guard case .failure(let error as RuntimeError) = read.result else {
+                Issue.record("expected a RuntimeError, got \(read.result)")
                 return
             }
             #expect(error.identifier == RuntimeError.Identifier.unreachable)
-            #expect(error.message.contains("127.0.0.1:\(port)"), "\(error.message)")
+            #expect(error.message.contains("127.0.0.1:\(port)") && error.message.contains("connection refused"), "\(error.message)")
+            #expect(error.message.contains("tried 3 times"), "a read is tried 3 times: \(error.message)")
+
+            let write = await runtimeError { try await service.applyEdits([LayerEdits(id: 0, deletes: [1])], options: EditOptions()) }
+            #expect(write?.identifier == RuntimeError.Identifier.unreachable)
+            #expect(write?.message.contains("tried") == false, "a write is tried once: \(write?.message ?? "")")
+        }
+        try await withRemote(url, credential: Self.password, timeout: .seconds(60)) { service in
+            let signIn = await runtimeError { try await service.queryCount(layer: 0, QueryParameters()) }
+            #expect(signIn?.identifier == RuntimeError.Identifier.unreachable)
+            #expect(signIn?.message.contains("Sign-in as 'crew'") == true, "\(signIn?.message ?? "")")
         }
     }
 
