@@ -94,6 +94,7 @@ import Testing
         }
         route("\(services)/Junk/FeatureServer") { _ in html("<!DOCTYPE html><html><head><title>Sign in</title></head></html>") }
         route("\(services)/Junk/FeatureServer/0/query") { _ in json("{not json at all") }
+        route("\(services)/Junk/FeatureServer/1/query") { _ in json(#"{"something":"else"}"#) }
         route("\(services)/Junk/FeatureServer/0/1/attachments/1") { _ in json(#"{"error":{"code":404,"message":"Attachment not found."}}"#) }
         route("\(services)/Refusing/FeatureServer") { _ in json(#"{"error":{"code":403,"message":"You do not have permissions to access this resource or perform this operation."}}"#) }
         route("\(services)/Refusing/FeatureServer/0/query") { _ in html("Unauthorized", status: .unauthorized) }
@@ -249,6 +250,10 @@ import Testing
                 #expect(page?.message.contains("<!DOCTYPE html>") == true)
                 let junk = await runtimeError { try await service.queryCount(layer: 0, QueryParameters()) }
                 #expect(junk?.identifier == RuntimeError.Identifier.serviceError)
+                let shape = await runtimeError { try await service.queryFeatures(layer: 1, QueryParameters()) }
+                #expect(shape?.identifier == RuntimeError.Identifier.serviceError)
+                #expect(shape?.message.contains("not a feature set") == true && shape?.message.contains("/Junk/FeatureServer/1/query") == true,
+                        "\(shape?.message ?? "")")
                 let attachment = await runtimeError { try await service.attachmentData(layer: 0, objectId: 1, attachmentId: 1, gdbVersion: nil) }
                 #expect(attachment?.serviceCode == 404)
             }
@@ -370,6 +375,25 @@ import Testing
             let signIn = await runtimeError { try await service.queryCount(layer: 0, QueryParameters()) }
             #expect(signIn?.identifier == RuntimeError.Identifier.unreachable)
             #expect(signIn?.message.contains("Sign-in as 'crew'") == true, "\(signIn?.message ?? "")")
+        }
+    }
+
+    @Test func tlsAndNameFailuresAreUnreachable() async throws {
+        // HTTPS to a server that speaks plain HTTP: the TLS handshake fails.
+        try await withLookAlike { site, _ in
+            let https = Self.service(site, "Sparse").replacingOccurrences(of: "http://", with: "https://")
+            try await withRemote(https, timeout: .seconds(30)) { service in
+                let error = await runtimeError { try await service.describe() }
+                #expect(error?.identifier == RuntimeError.Identifier.unreachable)
+                #expect(error?.message.contains(https) == true && error?.message.contains("TLS") == true, "\(error?.message ?? "")")
+            }
+        }
+        // A name that no resolver knows (`.invalid` is reserved for this).
+        let unknown = "http://maprules-no-such-host.invalid/arcgis/rest/services/A/FeatureServer"
+        try await withRemote(unknown, timeout: .seconds(10)) { service in
+            let error = await runtimeError { try await service.describe() }
+            #expect(error?.identifier == RuntimeError.Identifier.unreachable)
+            #expect(error?.message.contains(unknown) == true, "\(error?.message ?? "")")
         }
     }
 
