@@ -126,7 +126,7 @@ import Testing
     }
 }
 
-extension JSON {
+fileprivate extension JSON {
     subscript(index: Int) -> JSON? {
         guard let items = array, items.indices.contains(index) else { return nil }
         return items[index]

@@ -127,9 +127,9 @@ import Testing
     /// Runs `body` with the look-alike; it gets the site URL (`http://127.0.0.1:<port>/arcgis`) and the hit counts.
     func withLookAlike(_ body: (String, Hits) async throws -> Void) async throws {
         let hits = Hits()
-        try await withServer({ onRunning in
+        try await withLoopbackServer({ onRunning in
             Application(router: Self.router(hits), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                        onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) }, logger: quietLogger)
+                        onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) }, logger: remoteTestLogger)
         }) { port in try await body("http://127.0.0.1:\(port)/arcgis", hits) }
     }
 
@@ -161,7 +161,7 @@ import Testing
             }
             // Anonymous: 499 is an authentication error at once.
             try await withRemote(Self.service(site, "HeaderBlind")) { service in
-                let error = await runtimeError { try await service.queryCount(layer: 0, QueryParameters()) }
+                let error = await remoteError { try await service.queryCount(layer: 0, QueryParameters()) }
                 #expect(error?.identifier == RuntimeError.Identifier.authentication)
                 #expect(error?.serviceCode == 499)
                 #expect(hits.count("arcgis/rest/services/HeaderBlind/FeatureServer/0/query") == 3)
@@ -196,7 +196,7 @@ import Testing
     @Test func aTokenRefusedAfterItsRenewalIsAnAuthenticationError() async throws {
         try await withLookAlike { site, hits in
             try await withRemote(Self.service(site, "AlwaysInvalid"), credential: Self.password) { service in
-                let error = await runtimeError { try await service.queryCount(layer: 0, QueryParameters()) }
+                let error = await remoteError { try await service.queryCount(layer: 0, QueryParameters()) }
                 #expect(error?.identifier == RuntimeError.Identifier.authentication)
                 #expect(error?.serviceCode == 498)
                 #expect(hits.count("arcgis/rest/services/AlwaysInvalid/FeatureServer/0/query") == 2)
@@ -204,14 +204,14 @@ import Testing
             }
             // A token credential cannot be renewed: no sign-in is attempted.
             try await withRemote(Self.service(site, "Expiring"), credential: .token("token-1")) { service in
-                let error = await runtimeError { try await service.queryFeatures(layer: 0, QueryParameters()) }
+                let error = await remoteError { try await service.queryFeatures(layer: 0, QueryParameters()) }
                 #expect(error?.identifier == RuntimeError.Identifier.authentication)
                 #expect(hits.count("arcgis/rest/services/Expiring/FeatureServer/0/query") == 1)
                 #expect(hits.count("custom/generateToken") == 2)
             }
             // Bad credentials at the token service.
             try await withRemote(Self.service(site, "Expiring")) { service in
-                let error = await runtimeError { try await service.signIn(.password(user: "crew", password: "wrong")) }
+                let error = await remoteError { try await service.signIn(.password(user: "crew", password: "wrong")) }
                 #expect(error?.identifier == RuntimeError.Identifier.authentication)
                 #expect(error?.serviceCode == 400)
                 #expect(error?.message.contains("Invalid username or password") == true)
@@ -222,13 +222,13 @@ import Testing
     @Test func http5xxIsRetriedForReadsButNeverForEdits() async throws {
         try await withLookAlike { site, hits in
             try await withRemote(Self.service(site, "Broken")) { service in
-                let read = await runtimeError { try await service.describe() }
+                let read = await remoteError { try await service.describe() }
                 #expect(read?.identifier == RuntimeError.Identifier.serviceError)
                 #expect(read?.serviceCode == 500)
                 #expect(read?.message.contains("500 Internal Server Error") == true)
                 #expect(hits.count("arcgis/rest/services/Broken/FeatureServer") == 3)
 
-                let write = await runtimeError { try await service.applyEdits([LayerEdits(id: 0, deletes: [1])], options: EditOptions()) }
+                let write = await remoteError { try await service.applyEdits([LayerEdits(id: 0, deletes: [1])], options: EditOptions()) }
                 #expect(write?.identifier == RuntimeError.Identifier.serviceError)
                 #expect(write?.serviceCode == 502)
                 #expect(hits.count("arcgis/rest/services/Broken/FeatureServer/applyEdits") == 1)
@@ -244,27 +244,27 @@ import Testing
     @Test func answersThatAreNotJSONOrRefuseAreServiceErrors() async throws {
         try await withLookAlike { site, _ in
             try await withRemote(Self.service(site, "Junk")) { service in
-                let page = await runtimeError { try await service.describe() }
+                let page = await remoteError { try await service.describe() }
                 #expect(page?.identifier == RuntimeError.Identifier.serviceError)
                 #expect(page?.message.contains("not JSON") == true)
                 #expect(page?.message.contains("<!DOCTYPE html>") == true)
-                let junk = await runtimeError { try await service.queryCount(layer: 0, QueryParameters()) }
+                let junk = await remoteError { try await service.queryCount(layer: 0, QueryParameters()) }
                 #expect(junk?.identifier == RuntimeError.Identifier.serviceError)
-                let shape = await runtimeError { try await service.queryFeatures(layer: 1, QueryParameters()) }
+                let shape = await remoteError { try await service.queryFeatures(layer: 1, QueryParameters()) }
                 #expect(shape?.identifier == RuntimeError.Identifier.serviceError)
                 #expect(shape?.message.contains("not a feature set") == true && shape?.message.contains("/Junk/FeatureServer/1/query") == true,
                         "\(shape?.message ?? "")")
-                let attachment = await runtimeError { try await service.attachmentData(layer: 0, objectId: 1, attachmentId: 1, gdbVersion: nil) }
+                let attachment = await remoteError { try await service.attachmentData(layer: 0, objectId: 1, attachmentId: 1, gdbVersion: nil) }
                 #expect(attachment?.serviceCode == 404)
             }
             try await withRemote(Self.service(site, "Refusing")) { service in
-                let forbidden = await runtimeError { try await service.describe() }
+                let forbidden = await remoteError { try await service.describe() }
                 #expect(forbidden?.identifier == RuntimeError.Identifier.authentication)
                 #expect(forbidden?.serviceCode == 403)
-                let unauthorized = await runtimeError { try await service.queryCount(layer: 0, QueryParameters()) }
+                let unauthorized = await remoteError { try await service.queryCount(layer: 0, QueryParameters()) }
                 #expect(unauthorized?.identifier == RuntimeError.Identifier.authentication)
                 #expect(unauthorized?.serviceCode == 401)
-                let coded = await runtimeError { try await service.queryCount(layer: 1, QueryParameters()) }
+                let coded = await remoteError { try await service.queryCount(layer: 1, QueryParameters()) }
                 #expect(coded?.identifier == RuntimeError.Identifier.serviceError)
                 #expect(coded?.serviceCode == 1003)
                 #expect(coded?.message.contains("one string") == true)
@@ -299,7 +299,7 @@ import Testing
                 #expect(management.name == "Sparse" && management.currentVersion == 11.1)
                 let versions = try await service.versions()
                 #expect(versions.first?.versionName == "sde.DEFAULT" && versions.first?.description == "")
-                let missing = await runtimeError { try await service.version(named: "{BD3F4817-9A00-41AC-B0CC-58F78DBAE0A2}") }
+                let missing = await remoteError { try await service.version(named: "{BD3F4817-9A00-41AC-B0CC-58F78DBAE0A2}") }
                 #expect(missing?.identifier == RuntimeError.Identifier.versionNotFound)
             }
         }
@@ -313,7 +313,7 @@ import Testing
         defer { listener.close() }
         let url = "http://127.0.0.1:\(listener.port)/arcgis/rest/services/Silent/FeatureServer"
         try await withRemote(url, timeout: .seconds(1)) { service in
-            let read = await timed { try await service.describe() }
+            let read = await measured { try await service.describe() }
             #expect(read.seconds >= 0.9 && read.seconds < 8, "a read waited \(read.seconds) s")
             guard case .failure(let error as RuntimeError) = read.result else {
                 Issue.record("expected a RuntimeError, got \(read.result)")
@@ -323,7 +323,7 @@ import Testing
             #expect(error.message.contains(url) && error.message.contains("within 1 s"), "\(error.message)")
             #expect(!error.message.contains("tried"), "a read that timed out is not repeated: \(error.message)")
 
-            let write = await timed { try await service.applyEdits([LayerEdits(id: 0, deletes: [1])], options: EditOptions()) }
+            let write = await measured { try await service.applyEdits([LayerEdits(id: 0, deletes: [1])], options: EditOptions()) }
             #expect(write.seconds >= 0.9 && write.seconds < 8, "a write waited \(write.seconds) s")
             if case .failure(let error as RuntimeError) = write.result {
                 #expect(error.identifier == RuntimeError.Identifier.unreachable)
@@ -338,7 +338,7 @@ import Testing
         let listener = try SilentListener()
         defer { listener.close() }
         try await withRemote("http://127.0.0.1:\(listener.port)/arcgis/rest/services/Silent/FeatureServer", timeout: .seconds(60)) { service in
-            let outcome = await timed {
+            let outcome = await measured {
                 let request = Task { try await offThePool { try await service.queryCount(layer: 0, QueryParameters()) } }
                 try await Task.sleep(for: .milliseconds(200))
                 request.cancel()
@@ -357,7 +357,7 @@ import Testing
         let port = try SilentListener.closedPort()
         let url = "http://127.0.0.1:\(port)/arcgis/rest/services/Gone/FeatureServer"
         try await withRemote(url, timeout: .seconds(60)) { service in
-            let read = await timed { try await service.queryCount(layer: 0, QueryParameters()) }
+            let read = await measured { try await service.queryCount(layer: 0, QueryParameters()) }
             #expect(read.seconds < 30, "took \(read.seconds) s (the timeout is 60 s): \(read.result)")
             guard case .failure(let error as RuntimeError) = read.result else {
                 Issue.record("expected a RuntimeError, got \(read.result)")
@@ -367,12 +367,12 @@ import Testing
             #expect(error.message.contains("127.0.0.1:\(port)") && error.message.contains("connection refused"), "\(error.message)")
             #expect(error.message.contains("tried 3 times"), "a read is tried 3 times: \(error.message)")
 
-            let write = await runtimeError { try await service.applyEdits([LayerEdits(id: 0, deletes: [1])], options: EditOptions()) }
+            let write = await remoteError { try await service.applyEdits([LayerEdits(id: 0, deletes: [1])], options: EditOptions()) }
             #expect(write?.identifier == RuntimeError.Identifier.unreachable)
             #expect(write?.message.contains("tried") == false, "a write is tried once: \(write?.message ?? "")")
         }
         try await withRemote(url, credential: Self.password, timeout: .seconds(60)) { service in
-            let signIn = await runtimeError { try await service.queryCount(layer: 0, QueryParameters()) }
+            let signIn = await remoteError { try await service.queryCount(layer: 0, QueryParameters()) }
             #expect(signIn?.identifier == RuntimeError.Identifier.unreachable)
             #expect(signIn?.message.contains("Sign-in as 'crew'") == true, "\(signIn?.message ?? "")")
         }
@@ -383,7 +383,7 @@ import Testing
         try await withLookAlike { site, _ in
             let https = Self.service(site, "Sparse").replacingOccurrences(of: "http://", with: "https://")
             try await withRemote(https, timeout: .seconds(30)) { service in
-                let error = await runtimeError { try await service.describe() }
+                let error = await remoteError { try await service.describe() }
                 #expect(error?.identifier == RuntimeError.Identifier.unreachable)
                 #expect(error?.message.contains(https) == true && error?.message.contains("TLS") == true, "\(error?.message ?? "")")
             }
@@ -391,7 +391,7 @@ import Testing
         // A name that no resolver knows (`.invalid` is reserved for this).
         let unknown = "http://maprules-no-such-host.invalid/arcgis/rest/services/A/FeatureServer"
         try await withRemote(unknown, timeout: .seconds(10)) { service in
-            let error = await runtimeError { try await service.describe() }
+            let error = await remoteError { try await service.describe() }
             #expect(error?.identifier == RuntimeError.Identifier.unreachable)
             #expect(error?.message.contains(unknown) == true, "\(error?.message ?? "")")
         }
@@ -401,7 +401,7 @@ import Testing
         let service = try RemoteFeatureService(url: "http://127.0.0.1:9/arcgis/rest/services/A/FeatureServer")
         try await service.shutdown()
         try await service.shutdown()
-        let error = await runtimeError { try await service.describe() }
+        let error = await remoteError { try await service.describe() }
         #expect(error?.identifier == RuntimeError.Identifier.unreachable)
         #expect(error?.message.contains("shut down") == true)
     }
