@@ -90,6 +90,21 @@ import Testing
         #expect(parsed[1].deleteGlobalIds == [deleted] && parsed[1].attachments?.adds == [upload])
     }
 
+    @Test func aTokenIsRenewedAMinuteBeforeItExpires() {
+        let now = Date(timeIntervalSince1970: 1_000)
+        #expect(!IssuedToken(token: "t", expires: 1_000_000 + 61_000).expiresSoon(now: now))
+        #expect(IssuedToken(token: "t", expires: 1_000_000 + 59_000).expiresSoon(now: now))
+        #expect(IssuedToken(token: "t", expires: 999_000).expiresSoon(now: now))
+        #expect(!IssuedToken(token: "t", expires: nil).expiresSoon(now: now))
+    }
+
+    @Test func aServiceDroppedWithoutShutdownClosesItsClientItself() async throws {
+        // AsyncHTTPClient stops a debug build when a client is freed before its shutdown; the service's deinit
+        // shuts its own client down instead.
+        for _ in 0..<3 { _ = try RemoteFeatureService(url: "http://127.0.0.1:9/arcgis/rest/services/A/FeatureServer") }
+        try await Task.sleep(for: .milliseconds(100))
+    }
+
     @Test func errorAnswersInEveryStyle() {
         func read(_ status: Int, _ body: String, _ type: String = "application/json") -> ArcGISAnswer.Reading {
             ArcGISAnswer.read(HTTPAnswer(status: status, contentType: type, body: Data(body.utf8)))
@@ -111,7 +126,7 @@ import Testing
     }
 }
 
-extension JSON {
+fileprivate extension JSON {
     subscript(index: Int) -> JSON? {
         guard let items = array, items.indices.contains(index) else { return nil }
         return items[index]

@@ -79,10 +79,10 @@ import Testing
                 #expect(try await service.queryCount(layer: 0, QueryParameters(objectIds: many)) == 24)
 
                 // A where clause the service refuses: service-error with its code.
-                let refused = await runtimeError { try await service.queryCount(layer: 0, QueryParameters(where: "OBJECTID = ; DROP TABLE x")) }
+                let refused = await remoteError { try await service.queryCount(layer: 0, QueryParameters(where: "OBJECTID = ; DROP TABLE x")) }
                 #expect(refused?.identifier == RuntimeError.Identifier.serviceError)
                 #expect(refused?.serviceCode == 400)
-                let noLayer = await runtimeError { try await service.queryCount(layer: 42, QueryParameters()) }
+                let noLayer = await remoteError { try await service.queryCount(layer: 42, QueryParameters()) }
                 #expect(noLayer?.identifier == RuntimeError.Identifier.serviceError)
                 #expect(noLayer?.serviceCode == 404)
             }
@@ -153,7 +153,7 @@ import Testing
                 #expect(byGuid.isBeingEdited != nil)
 
                 // Creating it again: the service refuses (version management error style).
-                let again = await runtimeError { try await service.createVersion(name: "Fix1", access: "private", description: "") }
+                let again = await remoteError { try await service.createVersion(name: "Fix1", access: "private", description: "") }
                 #expect(again?.identifier == RuntimeError.Identifier.serviceError)
                 #expect(again?.serviceCode != nil)
 
@@ -165,16 +165,16 @@ import Testing
                 let inDefault = try await service.queryFeatures(layer: 0, QueryParameters(objectIds: [1]))
                 #expect(inDefault.features.first?.attributes["typdamage"] == .string("Minor"))
 
-                let unknown = await runtimeError { try await service.version(named: "editor01.Nope") }
+                let unknown = await remoteError { try await service.version(named: "editor01.Nope") }
                 #expect(unknown?.identifier == RuntimeError.Identifier.versionNotFound)
-                let unknownGuid = await runtimeError { try await service.version(named: "{00000000-0000-0000-0000-000000000001}") }
+                let unknownGuid = await remoteError { try await service.version(named: "{00000000-0000-0000-0000-000000000001}") }
                 #expect(unknownGuid?.identifier == RuntimeError.Identifier.versionNotFound)
 
                 // Another user does not see a private version, by name or by GUID.
                 try await service.signIn(Self.editor02)
                 #expect(await service.userName() == "editor02")
                 #expect(try await service.versions().allSatisfy { $0.versionGuid != created.versionGuid })
-                let hidden = await runtimeError { try await service.version(named: created.versionGuid) }
+                let hidden = await remoteError { try await service.version(named: created.versionGuid) }
                 #expect(hidden?.identifier == RuntimeError.Identifier.versionNotFound)
             }
         }
@@ -201,7 +201,7 @@ import Testing
                 #expect(try await service.attachmentData(layer: 0, objectId: 2, attachmentId: info.id, gdbVersion: nil) == bytes)
                 #expect(try await service.attachments(layer: 0, objectId: 3, gdbVersion: nil) == [])
 
-                let missing = await runtimeError { try await service.attachmentData(layer: 0, objectId: 2, attachmentId: 999_999, gdbVersion: nil) }
+                let missing = await remoteError { try await service.attachmentData(layer: 0, objectId: 2, attachmentId: 999_999, gdbVersion: nil) }
                 #expect(missing?.identifier == RuntimeError.Identifier.serviceError)
                 #expect(missing?.serviceCode == 404)
             }
@@ -214,13 +214,13 @@ import Testing
                 #expect(await service.userName() == nil)
                 // Anonymous reads are allowed; edits need a token (499).
                 #expect(try await service.queryCount(layer: 0, QueryParameters()) == 24)
-                let anonymous = await runtimeError {
+                let anonymous = await remoteError {
                     try await service.applyEdits([LayerEdits(id: 0, deletes: [1])], options: EditOptions())
                 }
                 #expect(anonymous?.identifier == RuntimeError.Identifier.authentication)
                 #expect(anonymous?.serviceCode == 499)
 
-                let bad = await runtimeError { try await service.signIn(.password(user: "editor01", password: "wrong")) }
+                let bad = await remoteError { try await service.signIn(.password(user: "editor01", password: "wrong")) }
                 #expect(bad?.identifier == RuntimeError.Identifier.authentication)
                 #expect(bad?.message.contains("editor01") == true)
                 #expect(await service.userName() == nil)
@@ -242,7 +242,7 @@ import Testing
 
             // A bad token: 498 on every request, reads included, and it cannot be renewed.
             try await withRemote(Self.trees(site), credential: .token("not-a-token")) { service in
-                let refused = await runtimeError { try await service.queryCount(layer: 0, QueryParameters()) }
+                let refused = await remoteError { try await service.queryCount(layer: 0, QueryParameters()) }
                 #expect(refused?.identifier == RuntimeError.Identifier.authentication)
                 #expect(refused?.serviceCode == 498)
             }

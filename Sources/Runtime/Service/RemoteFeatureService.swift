@@ -181,21 +181,33 @@ public actor RemoteFeatureService: FeatureService {
     enum Kind { case read, write }
 
     /// Sends one request and reads its JSON answer (see the type's documentation for retries and tokens).
+    /// `operation` names what is asked ("count of layer 0"); messages add the URL.
     func document(_ operation: String, url: String, _ form: FormParameters, kind: Kind) async throws -> JSON {
         let (answer, reading) = try await exchange(operation, url: url, form, kind: kind)
         switch reading {
         case .document(let document): return document
-        case .refusal(let error): throw RuntimeError.service(error, operation: operation)
+        case .refusal(let error): throw RuntimeError.service(error, operation: "\(operation) at \(url)")
         case .notJSON(let excerpt):
             throw RuntimeError(RuntimeError.Identifier.serviceError,
-                               "\(operation): the answer (HTTP \(answer.status)) is not JSON\(excerpt.isEmpty ? " (an empty body)" : ": \(excerpt)")")
+                               "\(operation) at \(url): the answer (HTTP \(answer.status)) is not JSON\(excerpt.isEmpty ? " (an empty body)" : ": \(excerpt)")")
+        }
+    }
+
+    /// The same, with the answer read by `decode` (an answer of the wrong shape is a `runtime/service-error`
+    /// that names the operation and URL).
+    func document<T>(_ operation: String, url: String, _ form: FormParameters, kind: Kind, as decode: (JSON) throws -> T) async throws -> T {
+        let answer = try await document(operation, url: url, form, kind: kind)
+        do {
+            return try decode(answer)
+        } catch let error as RuntimeError {
+            throw RuntimeError(error.identifier, "\(operation) at \(url): \(error.message)", serviceCode: error.serviceCode)
         }
     }
 
     /// Sends one request and answers the bytes of a file (an attachment); JSON refusals are errors.
     func bytes(_ operation: String, url: String, _ form: FormParameters) async throws -> Data {
         let (answer, reading) = try await exchange(operation, url: url, form, kind: .read, binary: true)
-        if case .refusal(let error) = reading { throw RuntimeError.service(error, operation: operation) }
+        if case .refusal(let error) = reading { throw RuntimeError.service(error, operation: "\(operation) at \(url)") }
         return answer.body
     }
 
@@ -209,7 +221,7 @@ public actor RemoteFeatureService: FeatureService {
         var attempt = 1
         while true {
             guard !isShutDown else {
-                throw RuntimeError(RuntimeError.Identifier.unreachable, "\(operation): the connection to \(self.url) was shut down.")
+                throw RuntimeError(RuntimeError.Identifier.unreachable, "\(operation) at \(url): this RemoteFeatureService was shut down.")
             }
             try Task.checkCancellation()
             let token = try await currentToken()

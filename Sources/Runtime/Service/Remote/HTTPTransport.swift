@@ -99,7 +99,10 @@ struct HTTPTransport: Sendable {
         if let client = error as? HTTPClientError, client == .invalidURL || client == .emptyHost || client == .emptyScheme {
             return RuntimeError(RuntimeError.Identifier.unreachable, "\(url) is not a valid URL (\(client)).")
         }
-        return Failure(error: RuntimeError(RuntimeError.Identifier.unreachable, "Cannot reach \(url): \(reason(error))."), retriable: true)
+        let reason = reason(error)
+        // A TLS handshake that failed fails the same way again; a refused or dropped connection may not.
+        return Failure(error: RuntimeError(RuntimeError.Identifier.unreachable, "Cannot reach \(url): \(reason)."),
+                       retriable: !reason.hasPrefix("TLS failed"))
     }
 
     static func isTimeout(_ error: any Error) -> Bool {

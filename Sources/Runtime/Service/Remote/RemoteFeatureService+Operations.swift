@@ -8,10 +8,12 @@ extension RemoteFeatureService {
     // MARK: Describing
 
     public func describe() async throws -> ServiceDescription {
-        let operation = "describe \(url)"
-        let root = try await document(operation, url: url, FormParameters([("f", "json")]), kind: .read)
-        guard root["layers"]?.array != nil || root["tables"]?.array != nil else {
-            throw AnswerDecoding.malformed("a feature service's root (no layers or tables)", root)
+        let operation = "describe"
+        let root = try await document(operation, url: url, FormParameters([("f", "json")]), kind: .read) { root in
+            guard root["layers"]?.array != nil || root["tables"]?.array != nil else {
+                throw AnswerDecoding.malformed("a feature service's root (no layers or tables)", root)
+            }
+            return root
         }
         return ServiceDescription(name: urls.serviceName, root: root, layers: try await layerMetadata(root: root))
     }
@@ -20,7 +22,7 @@ extension RemoteFeatureService {
     fileprivate func layerMetadata(root: JSON) async throws -> [(id: Int, metadata: JSON)] {
         let listed = ((root["layers"]?.array ?? []) + (root["tables"]?.array ?? [])).compactMap { $0["id"]?.int }
         do {
-            let all = try await document("describe layers of \(url)", url: "\(url)/layers", FormParameters([("f", "json")]), kind: .read)
+            let all = try await document("describe layers", url: "\(url)/layers", FormParameters([("f", "json")]), kind: .read)
             if let layers = all["layers"]?.array {
                 let found = (layers + (all["tables"]?.array ?? [])).compactMap { item in item["id"]?.int.map { (id: $0, metadata: item) } }
                 if Set(found.map(\.id)).isSuperset(of: listed) { return found }
@@ -30,7 +32,7 @@ extension RemoteFeatureService {
         }
         var result: [(id: Int, metadata: JSON)] = []
         for id in listed {
-            result.append((id, try await document("describe layer \(id) of \(url)", url: urls.layer(id), FormParameters([("f", "json")]), kind: .read)))
+            result.append((id, try await document("describe layer \(id)", url: urls.layer(id), FormParameters([("f", "json")]), kind: .read)))
         }
         return result
     }
@@ -42,7 +44,7 @@ extension RemoteFeatureService {
         p.returnCountOnly = false
         p.returnIdsOnly = false
         p.returnExtentOnly = false
-        return try AnswerDecoding.featureSet(try await query(layer, p, "query"))
+        return try await query(layer, p, "query", as: AnswerDecoding.featureSet)
     }
 
     public func queryCount(layer: Int, _ parameters: QueryParameters) async throws -> Int {
@@ -53,7 +55,7 @@ extension RemoteFeatureService {
         p.resultOffset = nil
         p.resultRecordCount = nil
         p.orderByFields = nil
-        return try AnswerDecoding.count(try await query(layer, p, "count"))
+        return try await query(layer, p, "count", as: AnswerDecoding.count)
     }
 
     public func queryObjectIds(layer: Int, _ parameters: QueryParameters) async throws -> [Int64] {
@@ -63,12 +65,12 @@ extension RemoteFeatureService {
         p.returnGeometry = false
         p.resultOffset = nil
         p.resultRecordCount = nil
-        return try AnswerDecoding.objectIds(try await query(layer, p, "query object ids"))
+        return try await query(layer, p, "query object ids", as: AnswerDecoding.objectIds)
     }
 
-    fileprivate func query(_ layer: Int, _ parameters: QueryParameters, _ what: String) async throws -> JSON {
+    fileprivate func query<T>(_ layer: Int, _ parameters: QueryParameters, _ what: String, as decode: (JSON) throws -> T) async throws -> T {
         let url = "\(urls.layer(layer))/query"
-        return try await document("\(what) of layer \(layer) (\(url))", url: url, RequestEncoding.query(parameters), kind: .read)
+        return try await document("\(what) of layer \(layer)", url: url, RequestEncoding.query(parameters), kind: .read, as: decode)
     }
 
     // MARK: Edits
@@ -76,8 +78,8 @@ extension RemoteFeatureService {
     public func applyEdits(_ edits: [LayerEdits], options: EditOptions) async throws -> [LayerEditResults] {
         let url = "\(self.url)/applyEdits"
         let layers = edits.map { $0.id.map(String.init) ?? "?" }.joined(separator: ", ")
-        let answer = try await document("applyEdits on layers \(layers) (\(url))", url: url, RequestEncoding.applyEdits(edits, options: options), kind: .write)
-        return try AnswerDecoding.layerEditResults(answer)
+        return try await document("applyEdits on layers \(layers)", url: url, RequestEncoding.applyEdits(edits, options: options), kind: .write,
+                                  as: AnswerDecoding.layerEditResults)
     }
 
     // MARK: Attachments
@@ -86,27 +88,29 @@ extension RemoteFeatureService {
         let url = "\(urls.layer(layer))/\(objectId)/attachments"
         var form = FormParameters([("f", "json")])
         form["gdbVersion"] = gdbVersion.flatMap { $0.isEmpty ? nil : $0 }
-        return try AnswerDecoding.attachmentInfos(try await document("attachments of feature \(objectId) of layer \(layer) (\(url))", url: url, form, kind: .read))
+        return try await document("attachments of feature \(objectId) of layer \(layer)", url: url, form, kind: .read, as: AnswerDecoding.attachmentInfos)
     }
 
     public func attachmentData(layer: Int, objectId: Int64, attachmentId: Int64, gdbVersion: String?) async throws -> Data {
         let url = "\(urls.layer(layer))/\(objectId)/attachments/\(attachmentId)"
         var form = FormParameters()
         form["gdbVersion"] = gdbVersion.flatMap { $0.isEmpty ? nil : $0 }
-        return try await bytes("attachment \(attachmentId) of feature \(objectId) of layer \(layer) (\(url))", url: url, form)
+        return try await bytes("attachment \(attachmentId) of feature \(objectId) of layer \(layer)", url: url, form)
     }
 
     // MARK: Versions
 
     public func versionManagementInfo() async throws -> VersionManagementInfo {
         let url = urls.versionManagementServer
-        let answer = try await document("version management of \(url)", url: url, FormParameters([("f", "json")]), kind: .read)
-        return try AnswerDecoding.versionManagementInfo(answer, serviceName: urls.serviceName)
+        let name = urls.serviceName
+        return try await document("version management", url: url, FormParameters([("f", "json")]), kind: .read) {
+            try AnswerDecoding.versionManagementInfo($0, serviceName: name)
+        }
     }
 
     public func versions() async throws -> [VersionInfo] {
         let url = "\(urls.versionManagementServer)/versionInfos"
-        return try AnswerDecoding.versionInfos(try await document("list versions (\(url))", url: url, FormParameters([("f", "json")]), kind: .read))
+        return try await document("list versions", url: url, FormParameters([("f", "json")]), kind: .read, as: AnswerDecoding.versionInfos)
     }
 
     /// A version by GUID (braces optional) or by name, without regard to case: qualified (`owner.name`), or
@@ -135,14 +139,14 @@ extension RemoteFeatureService {
 
     fileprivate func versionInfo(guid: String, shownAs name: String) async throws -> VersionInfo {
         let url = "\(urls.versionManagementServer)/versions/\(FormParameters.escape(guid))"
-        return try AnswerDecoding.versionInfo(try await document("version '\(name)' (\(url))", url: url, FormParameters([("f", "json")]), kind: .read))
+        return try await document("version '\(name)'", url: url, FormParameters([("f", "json")]), kind: .read, as: AnswerDecoding.versionInfo)
     }
 
     public func createVersion(name: String, access: String?, description: String) async throws -> VersionInfo {
         let url = "\(urls.versionManagementServer)/create"
-        let answer = try await document("create version '\(name)' (\(url))", url: url,
-                                        RequestEncoding.createVersion(name: name, access: access, description: description), kind: .write)
-        return try AnswerDecoding.versionInfo(answer)
+        return try await document("create version '\(name)'", url: url,
+                                  RequestEncoding.createVersion(name: name, access: access, description: description), kind: .write,
+                                  as: AnswerDecoding.versionInfo)
     }
 
     /// `{XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}` upper-case, from a GUID with or without braces; nil otherwise.

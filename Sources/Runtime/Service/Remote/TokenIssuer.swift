@@ -29,8 +29,9 @@ struct TokenIssuer: Sendable {
         var candidates = urls.conventionalTokenServices
         if let restRoot = urls.restRoot {
             let answer = try await transport.send("\(restRoot)/info", FormParameters([("f", "json")]), post: false)
+            // A password never goes over plain HTTP because a service reached over HTTPS says so.
             if case .document(let info) = ArcGISAnswer.read(answer), let advertised = info["authInfo"]?["tokenServicesUrl"]?.string,
-               !advertised.isEmpty {
+               !advertised.isEmpty, !(urls.featureServer.lowercased().hasPrefix("https:") && !advertised.lowercased().hasPrefix("https:")) {
                 candidates.removeAll { $0 == advertised }
                 candidates.insert(advertised, at: 0)
             }

@@ -11,7 +11,7 @@ import Darwin
 #endif
 
 /// The repository's Samples folder, found from this file's path.
-enum Samples {
+enum RemoteSamples {
     static let folder: String = {
         var url = URL(fileURLWithPath: #filePath)
         while url.path != "/" {
@@ -25,17 +25,40 @@ enum Samples {
     static var usersFile: String { folder + "/users.json" }
 }
 
-let quietLogger = Logger(label: "runtime-tests", factory: { _ in SwiftLogNoOpLogHandler() })
+let remoteTestLogger = Logger(label: "runtime-tests", factory: { _ in SwiftLogNoOpLogHandler() })
+
+/// Runs the test's jobs on Dispatch's threads instead of the concurrency pool. In `swift test` every suite
+/// shares one process, and the pool has a thread per core (2 here): suites that block their thread (the CLI
+/// tests wait for child processes) stall everything else for many seconds, which would make a 1 s timeout
+/// look like 16 s and starve the test servers. Dispatch adds threads when some block.
+@available(macOS 15.0, *)
+final class DispatchTaskExecutor: TaskExecutor, @unchecked Sendable {
+    static let shared = DispatchTaskExecutor()
+    private let queue = DispatchQueue(label: "runtime-tests", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
+/// `body` with its jobs, and those of its child tasks and of the actors it calls, on `DispatchTaskExecutor`.
+func offThePool<T>(_ body: () async throws -> T) async throws -> T {
+    if #available(macOS 15.0, *) {
+        return try await withTaskExecutorPreference(DispatchTaskExecutor.shared) { try await body() }
+    }
+    return try await body()
+}
 
 /// Runs `body` with an HTTP server on a loopback port the system picks, then stops it. `body` gets the
 /// port; the server's start is awaited (and its failure to start reported), never slept for.
-func withServer<App: ApplicationProtocol & Sendable, T>(_ make: (_ onRunning: @escaping @Sendable (Int) async -> Void) throws -> App,
+func withLoopbackServer<App: ApplicationProtocol & Sendable, T>(_ make: (_ onRunning: @escaping @Sendable (Int) async -> Void) throws -> App,
                                               _ body: (Int) async throws -> T) async throws -> T {
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     let app = try make { port in continuation.yield(port) }
     let task = Task {
         defer { continuation.finish() }
-        try await app.runService(gracefulShutdownSignals: [])
+        try await offThePool { try await app.runService(gracefulShutdownSignals: []) }
     }
     var iterator = ports.makeAsyncIterator()
     guard let port = await iterator.next() else {
@@ -57,20 +80,20 @@ func withServer<App: ApplicationProtocol & Sendable, T>(_ make: (_ onRunning: @e
 /// `maprules serve` in-process (a fresh in-memory core with both samples and the samples' users); `body`
 /// gets the site URL, `http://127.0.0.1:<port>/arcgis`.
 func withMapRulesServer<T>(_ body: (String) async throws -> T) async throws -> T {
-    let core = try await ServiceCore.open(.init(database: ":memory:", sampleFolders: Samples.folders, usersFile: Samples.usersFile))
-    return try await withServer({ onRunning in
-        try MapRulesServer.application(core: core, options: .init(host: "127.0.0.1", port: 0), logger: quietLogger) { running in
+    let core = try await ServiceCore.open(.init(database: ":memory:", sampleFolders: RemoteSamples.folders, usersFile: RemoteSamples.usersFile))
+    return try await withLoopbackServer({ onRunning in
+        try MapRulesServer.application(core: core, options: .init(host: "127.0.0.1", port: 0), logger: remoteTestLogger) { running in
             await onRunning(running.port)
         }
     }) { port in try await body("http://127.0.0.1:\(port)/arcgis") }
 }
 
 /// A `RemoteFeatureService` for `body`, shut down afterwards whatever happens.
-func withRemote<T>(_ url: String, credential: Credential? = nil, timeout: Duration = .seconds(10),
+func withRemote<T>(_ url: String, credential: Credential? = nil, timeout: Duration = .seconds(30),
                    _ body: (RemoteFeatureService) async throws -> T) async throws -> T {
     let service = try RemoteFeatureService(url: url, credential: credential, timeout: timeout)
     do {
-        let result = try await body(service)
+        let result = try await offThePool { try await body(service) }
         try await service.shutdown()
         return result
     } catch {
@@ -128,7 +151,7 @@ final class SilentListener: @unchecked Sendable {
 }
 
 /// Runs `body`, answering how long it took and its outcome.
-func timed<T>(_ body: () async throws -> T) async -> (seconds: Double, result: Result<T, any Error>) {
+func measured<T>(_ body: () async throws -> T) async -> (seconds: Double, result: Result<T, any Error>) {
     let start = ContinuousClock.now
     let result: Result<T, any Error>
     do { result = .success(try await body()) } catch { result = .failure(error) }
@@ -137,7 +160,7 @@ func timed<T>(_ body: () async throws -> T) async -> (seconds: Double, result: R
 }
 
 /// The `RuntimeError` a call failed with (a test failure message when it did not fail that way).
-func runtimeError<T>(_ body: () async throws -> T) async -> RuntimeError? {
+func remoteError<T>(_ body: () async throws -> T) async -> RuntimeError? {
     do {
         _ = try await body()
         return nil
