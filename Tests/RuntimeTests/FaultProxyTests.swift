@@ -59,12 +59,16 @@ import Testing
     }
 
     @Test func faultsDuringApplyKeepTheLocalEditsAndARetryLandsThemOnce() async throws {
+        try await offThePool { try await faultsDuringApply() }
+    }
+
+    private func faultsDuringApply() async throws {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         defer { try? client.syncShutdown() }
         let faults = Switch()
         let core = try await ServiceCore.open(.init(database: ":memory:", sampleFolders: Samples.folders, usersFile: Samples.usersFile))
         let real = try await HTTPFailureTests.RunningServer(core: core, port: 0)
-        try await withServer({ onRunning in
+        try await withLoopbackServer({ onRunning in
             Application(router: Self.proxy(to: real.port, faults: faults, client: client),
                         configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                         onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) }, logger: quietLogger)

@@ -20,7 +20,7 @@ import Testing
             }
             task = Task {
                 defer { continuation.finish() }
-                try await app.runService(gracefulShutdownSignals: [])
+                try await offThePool { try await app.runService(gracefulShutdownSignals: []) }
             }
             var iterator = ports.makeAsyncIterator()
             guard let bound = await iterator.next() else { throw RuntimeError(RuntimeError.Identifier.unreachable, "the test server did not start") }
@@ -34,6 +34,10 @@ import Testing
     }
 
     @Test func aStoppedServerKeepsTheLocalEditsAndARetrySucceeds() async throws {
+        try await offThePool { try await stoppedServer() }
+    }
+
+    private func stoppedServer() async throws {
         let core = try await ServiceCore.open(.init(database: ":memory:", sampleFolders: Samples.folders, usersFile: Samples.usersFile))
         let first = try await RunningServer(core: core, port: 0)
         let url = "http://127.0.0.1:\(first.port)/arcgis/rest/services/TreesOfPortland/FeatureServer"

@@ -10,7 +10,7 @@ import Testing
         let path = EditScriptTests.scripts + "/" + name
         let inProcess = try await EditScriptTests.runInProcess(path)
         let sample = String(name.split(separator: "-")[0])
-        let overHTTP = try await withMapRulesServer { site in
+        let overHTTP = try await offThePool { try await withMapRulesServer { site in
             let script = try EditScript.load(path: path)
             let environment = try await ScriptEnvironment.prepare(script: script, target: "\(site)/rest/services/\(sample)/FeatureServer",
                                                                   credential: Runtimes.editor01, usersFile: nil, timeout: 10)
@@ -18,7 +18,7 @@ import Testing
             let report = await EditScriptRunner(script: script, geodatabase: environment.geodatabase, runId: "abc123").run()
             await environment.close()
             return report
-        }
+        } }
         for step in overHTTP.steps where !step.ok { Issue.record("over HTTP, step \(step.index) \(step.operation): \(step.summary)") }
         #expect(overHTTP.exitCode == 0)
         #expect(inProcess.steps.count == overHTTP.steps.count)
@@ -106,7 +106,7 @@ import Testing
     @Test func everyOperationAgreesInProcessAndOverHTTP() async throws {
         let inProcess = try await Self.run(target: Samples.folder + "/TreesOfPortland")
         for step in inProcess.steps where !step.ok { Issue.record("in-process step \(step.index) \(step.operation): \(step.summary)") }
-        let overHTTP = try await withMapRulesServer { site in try await Self.run(target: "\(site)/rest/services/TreesOfPortland/FeatureServer") }
+        let overHTTP = try await offThePool { try await withMapRulesServer { site in try await Self.run(target: "\(site)/rest/services/TreesOfPortland/FeatureServer") } }
         for step in overHTTP.steps where !step.ok { Issue.record("over HTTP step \(step.index) \(step.operation): \(step.summary)") }
         #expect(inProcess.steps.map(\.ok) == overHTTP.steps.map(\.ok))
         #expect(inProcess.steps.map { $0.error?.identifier } == overHTTP.steps.map { $0.error?.identifier })

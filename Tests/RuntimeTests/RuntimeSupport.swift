@@ -68,3 +68,7 @@ func runtimeError(_ body: () async throws -> Void, sourceLocation: SourceLocatio
 func attrs(_ pairs: KeyValuePairs<String, AttributeValue>) -> Attributes { Attributes(pairs.map { ($0.key, $0.value) }) }
 
 let point = { (x: Double, y: Double) in Geometry.point(Point(x: x, y: y)) }
+
+/// The samples folder (`RemoteTestSupport.swift` finds it).
+typealias Samples = RemoteSamples
+let quietLogger = remoteTestLogger
