@@ -144,11 +144,7 @@ import Testing
     }
 
     @Test func everyCorpusMapLintsTheSameTwice() throws {
-        let folder = CLI.shared.appendingPathComponent("corpus/webmaps")
-        guard FileManager.default.fileExists(atPath: folder.path) else {
-            Issue.record("no corpus at \(folder.path): shared/ must sit beside the checkout")
-            return
-        }
+        let folder = CLI.fixtures.appendingPathComponent("corpus/webmaps")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
         #expect(files.count > 10)
         for file in files {
