@@ -9,9 +9,9 @@ import WebMap
 @Suite struct DiagnosticPointerTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Rules whose position is a place inside the value the pointer names (a duplicate key, a placeholder
-    /// inside a string), not its start.
-    static let positionedInsideTheValue: Set<String> = ["json/duplicate-key", "map/template-placeholder"]
+    /// Rules whose position is a place inside the value the pointer names (a placeholder inside a string),
+    /// not its start.
+    static let positionedInsideTheValue: Set<String> = ["map/template-placeholder"]
 
     /// Problems with `diagnostics` reported for `text`: pointers that do not resolve, positions elsewhere.
     static func problems(_ diagnostics: [Diagnostic], in text: SourceText) -> [String] {
@@ -26,6 +26,10 @@ import WebMap
             let start = text.position(ofOffset: node.offset)
             let at = SourcePosition(line: diagnostic.line, column: diagnostic.column)
             if at == start || (positionedInsideTheValue.contains(diagnostic.ruleId) && at > start) { return nil }
+            // Or at the key of the member the pointer names (`json/duplicate-key` points at a repeated key).
+            let parent = JSONPointer(Array(pointer.tokens.dropLast())).resolve(in: root)
+            let keys = parent?.object?.members.filter { $0.key == pointer.tokens.last }.map { text.position(ofOffset: $0.keyOffset) } ?? []
+            if keys.contains(at) { return nil }
             return "\(diagnostic.ruleId): \(diagnostic.pointer) is at \(start), the diagnostic says \(at)"
         }
     }

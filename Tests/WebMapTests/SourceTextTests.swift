@@ -36,7 +36,7 @@ import WebMap
     /// characters on both sides of chunk boundaries and lines of all lengths.
     @Test func everyOffsetAcrossContinuationChunks() {
         var text = "\u{FEFF}"
-        for k in 0..<2_000 { text += k % 7 == 0 ? "é😀\n" : (k % 3 == 0 ? "日x" : "ab") }
+        for k in 0..<5_000 { text += k % 7 == 0 ? "é😀\n" : (k % 3 == 0 ? "日x" : "ab") }
         let bytes = Array(text.utf8)
         #expect(bytes.count > 3 * 4096)
         let source = SourceText(bytes: bytes)
