@@ -13,7 +13,7 @@
 #   FUZZ_FORK      run N fuzzing processes in parallel with -fork=N (default: 1 process, no fork)
 #   FUZZ_CONFIG    debug (default: assertions on) or release (faster)
 #   FUZZ_CORPUS    the growing corpus, kept between runs (default .build-fuzz/corpus)
-#   SHARED_CORPUS  web maps to seed from (default ../shared/corpus/webmaps, beside the repository)
+#   SEED_MAPS      web maps to seed from (default Tests/Fixtures/corpus/webmaps, in the repository)
 #
 # Exit: 0 no crash; 1 a crash (its input's path is printed); 2 could not build or run.
 set -euo pipefail
@@ -27,7 +27,7 @@ config="${FUZZ_CONFIG:-debug}"
 scratch=".build-fuzz"
 corpus="${FUZZ_CORPUS:-$scratch/corpus}"
 seeds="$scratch/seeds"
-shared_corpus="${SHARED_CORPUS:-../shared/corpus/webmaps}"
+seed_maps="${SEED_MAPS:-Tests/Fixtures/corpus/webmaps}"
 crashes="Benchmarks/fuzz/crashes"
 dict="Benchmarks/fuzz/json.dict"
 log="$scratch/fuzz.log"
@@ -57,14 +57,14 @@ fi
 binary="$(swift build -c "$config" --scratch-path "$scratch" --show-bin-path)/FuzzLint"
 [[ -x "$binary" ]] || die "no fuzzer binary at $binary"
 
-# 2. Seeds: the shared corpus of real web maps, every JSON file of the samples, and each sample layer's
+# 2. Seeds: the corpus of real web maps kept in Tests/Fixtures, every JSON file of the samples, and each sample layer's
 #    pop-up definition on its own (so that the standalone pop-up path starts from valid inputs too).
 rm -rf "$seeds"
 mkdir -p "$seeds" "$corpus" "$crashes"
-if [[ -d "$shared_corpus" ]]; then
-    cp "$shared_corpus"/*.json "$seeds"/ 2>/dev/null || true
+if [[ -d "$seed_maps" ]]; then
+    cp "$seed_maps"/*.json "$seeds"/ 2>/dev/null || true
 else
-    say "note: no shared corpus at $shared_corpus; seeding from Samples/ only"
+    say "note: no web maps at $seed_maps; seeding from Samples/ only"
 fi
 while IFS= read -r -d '' file; do
     cp "$file" "$seeds/sample-$(echo "${file#Samples/}" | tr '/' '-')"

@@ -7,7 +7,7 @@ Needs only the standard library and the `jsonschema` package (with `referencing`
 Schemas/ is checked against the draft 2020-12 meta-schema and registered by its `$id`, so cross-schema
 `$ref`s resolve the way the MapRules validator resolves them. Then:
 
-- every web map of the corpus (`../shared/corpus/webmaps/`) against webmap.schema.json; the maps that
+- every web map of the corpus (`Tests/Fixtures/corpus/webmaps/`) against webmap.schema.json; the maps that
   genuinely break the specification are listed in EXPECTED_FAILURES below (and in Schemas/README.md)
   with the exact pointer and keyword, so a new failure, or a documented one that goes away, is reported;
 - Samples/TreesOfPortland and Samples/DamageAssessment (must pass), every Samples/Broken map that parses
@@ -352,7 +352,7 @@ def run_cases(c):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--corpus", default=os.environ.get("MAPRULES_CORPUS", os.path.join(ROOT, "..", "shared", "corpus")))
+    parser.add_argument("--corpus", default=os.environ.get("MAPRULES_CORPUS", os.path.join(ROOT, "Tests", "Fixtures", "corpus")))
     parser.add_argument("--verbose", "-v", action="store_true", help="also print the documented failures")
     args = parser.parse_args()
 

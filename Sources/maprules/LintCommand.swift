@@ -19,6 +19,9 @@ struct LintCommand: ParsableCommand {
               maprules lint maps/ --format sarif --output maprules.sarif
               maprules lint map.json --rule layer/hidden=off --max-warnings 0
               cat map.json | maprules lint - --stdin-filename map.json
+              maprules lint exports/ --allow-empty
+
+            A directory under which no web map is found is an error (exit 2), unless --allow-empty is given.
             """)
 
     @Argument(help: "Files or directories to lint, or - for standard input (default: the current directory).")
@@ -63,6 +66,9 @@ struct LintCommand: ParsableCommand {
     @Option(help: "Colour: auto (on a terminal, unless NO_COLOR is set), always or never.")
     var color: ColorChoice = .auto
 
+    @Flag(help: "Accept a directory with no web map in it (by default that is an error, exit 2).")
+    var allowEmpty = false
+
     func validate() throws {
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more") }
     }
@@ -90,7 +96,11 @@ struct LintCommand: ParsableCommand {
                     FileHandle.standardError.write(Data("\rlinting \(done)/\(total) files\(done == total ? "\n" : "")".utf8))
                 }
             }
-            reports += try linter.lint(discovery.targets, progress: progress)
+            let found = try linter.lint(discovery.targets, progress: progress)
+            if !allowEmpty, let empty = discovery.directoriesWithoutMaps(reports: found).first {
+                throw CommandFailure("no web map found under '\(empty)' (pass --allow-empty to accept a directory without one)")
+            }
+            reports += found
         }
         var report = LintReport(files: reports)
         if quiet { report = report.filtered(minimumSeverity: .error) }

@@ -11,8 +11,8 @@ enum CLI {
     /// The package root (two levels above this file's folder).
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `shared/` beside the checkout.
-    static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    /// Third-party test data kept in the repository (`Tests/Fixtures`, see its README).
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     static var executable: URL {
         let candidates = [

@@ -143,12 +143,37 @@ import Testing
         #expect(walk.stderr.contains("broken-link.json"))
     }
 
-    @Test func everyCorpusMapLintsTheSameTwice() throws {
-        let folder = CLI.shared.appendingPathComponent("corpus/webmaps")
-        guard FileManager.default.fileExists(atPath: folder.path) else {
-            Issue.record("no corpus at \(folder.path): shared/ must sit beside the checkout")
-            return
+    /// As ESLint does for a pattern that matches nothing: a directory with no web map under it is an error
+    /// that names it (exit 2), unless --allow-empty says that is fine.
+    @Test func aDirectoryWithoutWebMapsIsAnErrorUnlessAllowed() throws {
+        let dir = try CLI.temporaryDirectory()
+        let empty = dir.appendingPathComponent("empty folder")
+        let notMaps = dir.appendingPathComponent("not-maps")
+        for folder in [empty, notMaps] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try Data(#"{"name": "a package.json, not a map"}"#.utf8).write(to: notMaps.appendingPathComponent("package.json"))
+        try Data("{}".utf8).write(to: notMaps.appendingPathComponent("services.json"))
+        for path in ["empty folder", "not-maps"] {
+            let result = try CLI.run(["lint", path], in: dir)
+            #expect(result.exitCode == 2, "\(path): \(result.exitCode) \(result.stdout)")
+            #expect(result.stderr.contains("no web map found under '\(path)'"), "\(result.stderr)")
+            #expect(!result.stdout.contains("No problems found"), "\(result.stdout)")
+            let allowed = try CLI.run(["lint", path, "--allow-empty"], in: dir)
+            #expect(allowed.exitCode == 0, "\(path): \(allowed.stderr)")
         }
+        // The current directory, the default path, is a path like any other.
+        #expect(try CLI.run(["lint"], in: empty).exitCode == 2)
+        // One empty directory among others is enough; the error names it.
+        let mixed = try CLI.run(["lint", CLI.packageRoot.appendingPathComponent("Samples/TreesOfPortland").path, "empty folder"], in: dir)
+        #expect(mixed.exitCode == 2)
+        #expect(mixed.stderr.contains("'empty folder'") && !mixed.stderr.contains("TreesOfPortland"), "\(mixed.stderr)")
+        // A directory whose maps were already found through another path given is not empty.
+        let nested = try CLI.run(["lint", "Samples", "Samples/DamageAssessment", "--format", "json"])
+        #expect(nested.exitCode == 1 && !nested.stderr.contains("no web map"), "\(nested.stderr)")
+        #expect(try CLI.run(["lint", "--help"]).stdout.contains("--allow-empty"))
+    }
+
+    @Test func everyCorpusMapLintsTheSameTwice() throws {
+        let folder = CLI.fixtures.appendingPathComponent("corpus/webmaps")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
         #expect(files.count > 10)
         for file in files {

@@ -104,7 +104,7 @@ import WebMap
         try Data(#"{"type": "integer", "minimum": 0}"#.utf8).write(to: dir.appendingPathComponent("count.schema.json"))
         try Data("12".utf8).write(to: dir.appendingPathComponent("twelve.json"))
         try Data(#"{"n": -1}"#.utf8).write(to: dir.appendingPathComponent("negative.json"))
-        let remotes = CLI.shared.appendingPathComponent("corpus/jsonschema-test-suite/remotes").path
+        let remotes = CLI.fixtures.appendingPathComponent("jsonschema-test-suite/remotes").path
         let remote = try CLI.run(["validate", "--schema", "remote.schema.json", "--ref-dir", remotes, "twelve.json"], in: dir)
         #expect(remote.exitCode == 0, "\(remote.stdout)\(remote.stderr)")
         let local = try CLI.run(["validate", "--schema", "local.schema.json", "negative.json", "--format", "json"], in: dir)
@@ -114,7 +114,7 @@ import WebMap
 
     /// The SARIF that `maprules lint` writes is valid SARIF 2.1.0, checked with this project's own validator.
     @Test func lintSARIFValidatesAgainstTheSARIFSchema() throws {
-        let schemaURL = CLI.shared.appendingPathComponent("corpus/sarif/sarif-schema-2.1.0.json")
+        let schemaURL = CLI.fixtures.appendingPathComponent("sarif/sarif-schema-2.1.0.json")
         let schemaText = SourceText(bytes: [UInt8](try Data(contentsOf: schemaURL)))
         let sarif = try SchemaRegistry().compile(JSONParser.parse(schemaText).root, uri: SchemaFiles.fileURI(path: schemaURL.path))
         let result = try CLI.run(["lint", "Samples/Broken", "--format", "sarif"])

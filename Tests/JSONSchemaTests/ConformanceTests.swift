@@ -3,12 +3,14 @@ import JSONSchema
 import Testing
 import WebMap
 
-/// Runs the JSON-Schema-Test-Suite (`../shared/corpus/jsonschema-test-suite`, beside the package) for draft
+/// Runs the JSON-Schema-Test-Suite (`Tests/Fixtures/jsonschema-test-suite`, see its README) for draft
 /// 2020-12 and draft-07. Every required case must pass; the optional ones run too and their counts are printed
 /// (their known failures are listed in Schemas/README.md, "Validator conformance").
 @Suite struct ConformanceTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let suite = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/jsonschema-test-suite")
+    /// Third-party test data kept in the repository (`Tests/Fixtures`, see its README).
+    static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")
+    static let suite = fixtures.appendingPathComponent("jsonschema-test-suite")
 
     struct Outcome {
         var passed = 0

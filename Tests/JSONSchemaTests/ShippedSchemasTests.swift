@@ -40,7 +40,7 @@ import WebMap
     /// The corpus of real web maps validates, except where the map really breaks the specification (the list in
     /// Schemas/README.md, which Schemas/check_schemas.py checks with python-jsonschema: the two validators agree).
     @Test func theCorpusWebMapsValidateExceptTheDocumentedOne() throws {
-        let folder = ConformanceTests.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/webmaps")
+        let folder = ConformanceTests.fixtures.appendingPathComponent("corpus/webmaps")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
         #expect(files.count > 10)
         let schema = try ShippedSchemas.schema(named: "webmap")

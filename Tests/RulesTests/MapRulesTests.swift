@@ -123,6 +123,22 @@ private func layer(id: String, url: String, extra: String = "") -> String {
         #expect(found.first?.message.contains(reason) == true, "\(found.first?.message ?? "")")
     }
 
+    /// A service-root URL is answered by the snapshot's service-root entry, which is not the layer's metadata:
+    /// the layer resolves to none, so the pop-up rules that need metadata are skipped (no false unknown fields).
+    @Test func aServiceRootURLResolvesToNoMetadata() throws {
+        let service = "https://example.com/arcgis/rest/services/Trees/FeatureServer"
+        let snapshot = Examples.snapshot([
+            service: #"{"layers": [{"id": 0, "name": "Trees"}], "tables": [], "capabilities": "Query"}"#,
+            service + "/0": Examples.treesLayer(),
+        ])
+        let found = try diagnostics(Examples.map(url: service), services: snapshot)
+        #expect(found.map(\.ruleId) == ["map/bad-layer-url"], "\(found.map(\.message))")
+        let document = try #require(WebMapDocument(root: JSONParser.parse(Examples.map(url: service)).root, source: SourceText(string: "")))
+        let resolver = MetadataResolver(snapshots: [try ServicesSnapshot(path: "x.services.json", root: JSONParser.parse(snapshot).root)])
+        #expect(resolver.resolve(document.layers[0]) == nil)
+        #expect(resolver.resolve(document.layers[0], url: service + "/0") != nil)
+    }
+
     @Test func featureLayerWithoutURLIsBad() throws {
         // The schema also requires one of url / featureCollection / itemId (schema/invalid); this test is about
         // the map/ rule.
@@ -130,7 +146,7 @@ private func layer(id: String, url: String, extra: String = "") -> String {
             .filter { $0.ruleId != "schema/invalid" }
         #expect(found.map(\.ruleId) == ["map/bad-layer-url"])
         // Reported at the layer object, the nearest existing parent of the missing `url`.
-        #expect(found.first?.pointer == "/operationalLayers/0/url")
+        #expect(found.first?.pointer == "/operationalLayers/0")
         #expect(found.first.map { ($0.line, $0.column) } ?? (0, 0) == (2, 25))
     }
 
@@ -173,7 +189,8 @@ private func layer(id: String, url: String, extra: String = "") -> String {
     @Test func missingOperationalLayersInWrapperIsReportedAtItemData() throws {
         let found = try diagnostics("{\"item\": {\"title\": \"Trees\"},\n \"itemData\": {\"baseMap\": {}}}")
             .filter { $0.ruleId == "map/no-operational-layers" }
-        #expect(found.map(\.pointer) == ["/itemData/operationalLayers"])
+        // At `itemData`, the object that lacks `operationalLayers` (a pointer to the absent member would not resolve).
+        #expect(found.map(\.pointer) == ["/itemData"])
         #expect(found.first.map { ($0.line, $0.column) } ?? (0, 0) == (2, 14))
     }
 

@@ -32,6 +32,43 @@ import WebMap
         }
     }
 
+    /// Across chunks of the continuation-byte table: every offset of a text of several chunks, with multi-byte
+    /// characters on both sides of chunk boundaries and lines of all lengths.
+    @Test func everyOffsetAcrossContinuationChunks() {
+        var text = "\u{FEFF}"
+        for k in 0..<5_000 { text += k % 7 == 0 ? "é😀\n" : (k % 3 == 0 ? "日x" : "ab") }
+        let bytes = Array(text.utf8)
+        #expect(bytes.count > 3 * 4096)
+        let source = SourceText(bytes: bytes)
+        for _ in 0..<8 { _ = source.position(ofOffset: 0) }
+        // What `naivePosition` counts, one byte at a time and in one pass.
+        var expected = SourcePosition.start
+        for offset in source.contentStart...bytes.count {
+            #expect(source.position(ofOffset: offset) == expected, "offset \(offset)")
+            guard offset < bytes.count else { break }
+            if bytes[offset] == 0x0A {
+                expected = SourcePosition(line: expected.line + 1, column: 1)
+            } else if bytes[offset] & 0xC0 != 0x80 {
+                expected.column += 1
+            }
+        }
+    }
+
+    /// A position at the end of a line of megabytes (a minified map) costs about what one at its start does:
+    /// not the length of the text before it, which made lint time grow with the square of the findings.
+    @Test(arguments: ["x", "é"])
+    func aPositionFarIntoALongLineCostsNoMoreThanOneNearItsStart(filler: String) {
+        let bytes = Array(("[" + String(repeating: "\"\(filler)\",", count: 1_000_000) + "0]").utf8)
+        let source = SourceText(bytes: bytes)
+        for _ in 0..<8 { _ = source.position(ofOffset: 0) }
+        let clock = ContinuousClock()
+        let count = 2_000
+        let nearStart = clock.measure { for k in 0..<count { _ = source.position(ofOffset: k) } }
+        let nearEnd = clock.measure { for k in 0..<count { _ = source.position(ofOffset: bytes.count - 1 - k) } }
+        #expect(nearEnd < nearStart * 10 + .milliseconds(100), "\(count) positions near the start: \(nearStart), near the end: \(nearEnd)")
+        #expect(source.position(ofOffset: bytes.count - 1).column == 1 + (bytes.count - 1) - (filler == "é" ? 1_000_000 : 0))
+    }
+
     @Test func findsDoubleOpeningBraces() {
         #expect(SourceText(string: #"{"a": "{{ x }}"}"#).containsDoubleOpeningBrace)
         #expect(!SourceText(string: #"{"a": "{x} {y}"}"#).containsDoubleOpeningBrace)

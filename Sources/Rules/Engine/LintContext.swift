@@ -75,17 +75,23 @@ public final class MapContext {
         return value
     }
 
-    /// Reports a finding about the value at `pointer` inside the document (its node is looked up for the
-    /// position; a pointer to a missing member falls back to the nearest existing parent).
+    /// Reports a finding about the value at `pointer` inside the document. A finding about a member that is
+    /// absent (`title` of a pop-up without one) is reported at the object that lacks it: the nearest parent
+    /// that exists, pointer and position both, so that every reported pointer resolves in the file.
     public func report(_ rule: any Rule.Type, pointer: JSONPointer, message: String, layer: LayerBehavior? = nil) {
-        var target = pointer
-        var node = target.resolve(in: document.root)
-        while node == nil, !target.tokens.isEmpty {
-            target = JSONPointer(Array(target.tokens.dropLast()))
-            node = target.resolve(in: document.root)
-        }
-        lint.report(rule, pointer: pointer, offset: node?.offset ?? 0, message: message,
+        let (target, node) = Self.nearestExisting(pointer, in: document.root)
+        lint.report(rule, pointer: target, offset: node.offset, message: message,
                     layer: layer?.layer, metadataSource: layer?.resolved?.source)
+    }
+
+    /// `pointer` and its node when it resolves in `root`, else its nearest parent that does.
+    static func nearestExisting(_ pointer: JSONPointer, in root: JSONNode) -> (JSONPointer, JSONNode) {
+        var target = pointer
+        while !target.tokens.isEmpty {
+            if let node = target.resolve(in: root) { return (target, node) }
+            target = JSONPointer(Array(target.tokens.dropLast()))
+        }
+        return (target, root)
     }
 
     /// Reports a finding about a layer as a whole (at its object).

@@ -21,11 +21,21 @@ public enum FileDiscovery {
         public var targets: [LintTarget]
         /// Files inside directories that could not be read (broken links, no permission), with the reason.
         public var skipped: [(path: String, reason: String)]
+        /// Each directory given, with every candidate file found under it (also those another path found first).
+        public var directories: [(path: String, files: [String])] = []
+
+        /// The directories given under which no file was linted: no web map (nor broken JSON that may be
+        /// one) was found there. `reports` are the reports of `targets`.
+        public func directoriesWithoutMaps(reports: [FileReport]) -> [String] {
+            let reported = Set(reports.map(\.path))
+            return directories.filter { !$0.files.contains(where: reported.contains) }.map(\.path)
+        }
     }
 
     public static func targets(for paths: [String]) throws(DocumentError) -> Result {
         var targets: [LintTarget] = []
         var skipped: [(String, String)] = []
+        var directories: [(String, [String])] = []
         var seen = Set<String>()
         let fm = FileManager.default
         for path in paths {
@@ -41,11 +51,12 @@ public enum FileDiscovery {
             }
             var found: [String] = []
             walk(directory: path, into: &found, skipped: &skipped)
+            directories.append((path, found))
             for file in found.sorted() where seen.insert(file).inserted {
                 targets.append(LintTarget(path: file, displayPath: file, isExplicit: false))
             }
         }
-        return Result(targets: targets, skipped: skipped)
+        return Result(targets: targets, skipped: skipped, directories: directories)
     }
 
     private static func walk(directory: String, into found: inout [String], skipped: inout [(String, String)]) {

@@ -27,6 +27,12 @@ public final class SourceText: @unchecked Sendable {
     /// Offset of the first byte after a UTF-8 byte-order mark (0 when there is none).
     public let contentStart: Int
     private var lineStarts: [Int]?
+    /// `continuationsBefore[k]`: the UTF-8 continuation bytes in `bytes[0 ..< k * chunkSize]`; empty when the
+    /// file has none. Built with `lineStarts`, so that a column costs at most one chunk of counting, however
+    /// far into its line it is: a minified map is one line of megabytes, and counting from the line's start
+    /// made each diagnostic cost as much as all the text before it.
+    private var continuationsBefore: [Int] = []
+    static let chunkSize = 4096
     /// Positions found by scanning from the start instead of through `lineStarts`: the first few of a file
     /// are (most files with a finding have one or two, near the start); after that the index pays.
     private var positionsScanned = 0
@@ -45,11 +51,12 @@ public final class SourceText: @unchecked Sendable {
 
     public convenience init(string: String) { self.init(bytes: Array(string.utf8)) }
 
-    private func lineIndex() -> [Int] {
+    private func lineIndex() -> (lineStarts: [Int], continuationsBefore: [Int]) {
         lock.lock()
         defer { lock.unlock() }
-        if let lineStarts { return lineStarts }
+        if let lineStarts { return (lineStarts, continuationsBefore) }
         var starts = [contentStart]
+        var before: [Int] = []
         bytes.withUnsafeBufferPointer { buffer in
             // memchr from newline to newline: minified maps are one long line.
             guard let base = buffer.baseAddress else { return }
@@ -59,9 +66,32 @@ public final class SourceText: @unchecked Sendable {
                 starts.append(at + 1)
                 offset = at + 1
             }
+            before = Self.continuationTable(buffer)
         }
         lineStarts = starts
-        return starts
+        continuationsBefore = before
+        return (starts, before)
+    }
+
+    /// The running count of continuation bytes at every `chunkSize` boundary, or [] when there is none at all.
+    private static func continuationTable(_ buffer: UnsafeBufferPointer<UInt8>) -> [Int] {
+        var table = [0]
+        table.reserveCapacity(buffer.count / chunkSize + 1)
+        var total = 0
+        var start = 0
+        while start + chunkSize <= buffer.count {
+            total += countContinuationBytes(buffer, from: start, to: start + chunkSize)
+            table.append(total)
+            start += chunkSize
+        }
+        return total > 0 || countContinuationBytes(buffer, from: start, to: buffer.count) > 0 ? table : []
+    }
+
+    /// The continuation bytes in `buffer[0 ..< offset]`, from the table and at most one chunk of counting.
+    private static func continuations(_ buffer: UnsafeBufferPointer<UInt8>, before offset: Int, table: [Int]) -> Int {
+        guard !table.isEmpty else { return 0 }
+        let chunk = offset / chunkSize
+        return table[chunk] + countContinuationBytes(buffer, from: chunk * chunkSize, to: offset)
     }
 
     /// The line and column of the byte at `offset` (clamped to the file).
@@ -72,7 +102,7 @@ public final class SourceText: @unchecked Sendable {
         if scan { positionsScanned += 1 }
         lock.unlock()
         if scan { return scannedPosition(ofOffset: offset) }
-        let starts = lineIndex()
+        let (starts, table) = lineIndex()
         var low = 0, high = starts.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
@@ -80,7 +110,7 @@ public final class SourceText: @unchecked Sendable {
         }
         let lineStart = starts[low]
         let continuations = bytes.withUnsafeBufferPointer { buffer in
-            Self.countContinuationBytes(buffer, from: lineStart, to: offset)
+            Self.continuations(buffer, before: offset, table: table) - Self.continuations(buffer, before: lineStart, table: table)
         }
         return SourcePosition(line: low + 1, column: offset - lineStart - continuations + 1)
     }
@@ -102,8 +132,8 @@ public final class SourceText: @unchecked Sendable {
     }
 
     /// How many UTF-8 continuation bytes (10xxxxxx) lie in `buffer[start..<end]`: the column is the byte
-    /// count minus those. Eight bytes at a time, because a minified map is one line of megabytes and every
-    /// diagnostic on it counts from the line's start.
+    /// count minus those. Eight bytes at a time: the table of `continuationsBefore` is built with it over the
+    /// whole file, and the first few positions of a file are scanned from its start.
     private static func countContinuationBytes(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
         guard let base = buffer.baseAddress, start < end else { return 0 }
         let high: UInt64 = 0x8080_8080_8080_8080

@@ -28,24 +28,27 @@ public struct MetadataResolver: Sendable {
         self.fetcher = fetcher
     }
 
-    /// The metadata of `layer`, or nil when it cannot be found (or the layer has none to find).
+    /// The metadata of `layer`, or nil when it cannot be found (or the layer has none to find). A URL that is
+    /// not a layer URL (`.../FeatureServer/<n>`, `.../MapServer/<n>`) has none: a snapshot or service answers
+    /// it with something else (the service root for `.../FeatureServer`), which is not this layer.
     /// `urlOverride` is the layer's URL after template substitution, when it differs.
     public func resolve(_ layer: MapLayer, url urlOverride: String? = nil) -> ResolvedMetadata? {
         guard layer.isFeatureLayerKind else { return nil }
         if let (_, sub) = layer.firstFeatureCollectionLayer, let definition = sub["layerDefinition"], definition.object != nil {
             return ResolvedMetadata(metadata: LayerMetadata(definition), source: .inline, serviceRoot: nil)
         }
-        guard let url = urlOverride ?? layer.url else { return nil }
-        let service = urlOverride == nil ? layer.serviceLayer?.service : ServiceURL.layerComponents(url)?.service
+        guard let url = urlOverride ?? layer.url,
+              let service = urlOverride == nil ? layer.serviceLayer?.service : ServiceURL.layerComponents(url)?.service
+        else { return nil }
         for snapshot in snapshots {
             if let metadata = snapshot.layer(url: url) {
                 return ResolvedMetadata(
                     metadata: metadata.applying(overrides: layer.layerDefinition), source: .snapshot,
-                    serviceRoot: service.flatMap(snapshot.serviceRoot(url:)))
+                    serviceRoot: snapshot.serviceRoot(url: service))
             }
         }
         if let fetcher, case .success(let node) = fetcher.fetchJSON(url: url) {
-            let root = service.flatMap { try? fetcher.fetchJSON(url: $0).get() }.map(ServiceRootMetadata.init)
+            let root = (try? fetcher.fetchJSON(url: service).get()).map(ServiceRootMetadata.init)
             return ResolvedMetadata(metadata: LayerMetadata(node).applying(overrides: layer.layerDefinition), source: .live, serviceRoot: root)
         }
         return nil
