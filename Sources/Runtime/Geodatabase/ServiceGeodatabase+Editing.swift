@@ -41,7 +41,7 @@ extension ServiceGeodatabase {
         if let global = table.globalIdField, (added.attributes[global]?.string).flatMap(GUIDText.normalize) == nil {
             added.attributes[global] = .string(GUIDText.make())
         }
-        let before = edits
+        let before = editsToRestore
         edits[table.id, default: TableEdits()].add(added)
         try await runBehavioursOrRestore(LocalEditEvent(kind: .add, table: table.id, feature: added, previous: nil), before)
         return currentState(of: added)
@@ -69,7 +69,7 @@ extension ServiceGeodatabase {
                                    layer: table.reference, objectId: objectId)
             }
         }
-        let before = edits
+        let before = editsToRestore
         edits[table.id, default: TableEdits()].update(updated)
         try await runBehavioursOrRestore(LocalEditEvent(kind: .update, table: table.id, feature: updated, previous: current, geometryChanged: moved), before)
     }
@@ -83,15 +83,21 @@ extension ServiceGeodatabase {
         let objectId = current.objectId ?? objectId
         if objectId > 0 { try requireCapability(.delete, table: table, operation: operation) }
         if objectId > 0 { try await requireOwnership(of: current, table: table, update: false, operation: operation) }
-        let before = edits
+        let before = editsToRestore
         edits[table.id, default: TableEdits()].delete(current)
         try await runBehavioursOrRestore(LocalEditEvent(kind: .delete, table: table.id, feature: current, previous: current), before)
     }
 
+    /// The local edits to put back if the behaviours fail after a user's edit; nil when no behaviour will run (none
+    /// registered, or this is a behaviour's own edit), as then nothing can fail after the edit. Not keeping a copy
+    /// then matters: while a copy is held, the edit's write copies its table's whole collections of local edits
+    /// (copy on write), which made every edit O(n) in the edits pending, n edits O(n²).
+    private var editsToRestore: [Int: TableEdits]? { behaviourDepth == 0 && !behaviours.isEmpty ? edits : nil }
+
     /// Runs the behaviours after a user's edit; when one fails, the edit and the behaviours' changes are undone.
-    private func runBehavioursOrRestore(_ event: LocalEditEvent, _ before: [Int: TableEdits]) async throws {
+    private func runBehavioursOrRestore(_ event: LocalEditEvent, _ before: [Int: TableEdits]?) async throws {
         do { try await runBehaviours(event) } catch {
-            if behaviourDepth == 0 { edits = before }
+            if behaviourDepth == 0, let before { edits = before }
             throw error
         }
     }
