@@ -88,6 +88,9 @@ let package = Package(
         ),
         // Validation-only throughput for Benchmarks/schema-throughput.sh.
         .executableTarget(name: "SchemaBench", dependencies: ["WebMap", "JSONSchema"]),
+        // The editing runtime's throughput and memory (in-process adds, overlay queries, pending edits) for
+        // Benchmarks/runtime-throughput.sh.
+        .executableTarget(name: "RuntimeBench", dependencies: ["Runtime", "Service", "WebMap"]),
         // libFuzzer harness over parse + lint (Benchmarks/fuzz.sh builds it with -sanitize=fuzzer -D FUZZING);
         // the plain build is a driver that replays inputs: `swift run FuzzLint FILE...`.
         .executableTarget(name: "FuzzLint", dependencies: ["WebMap", "Rules"]),
