@@ -31,7 +31,7 @@
 #   BENCH_SCRIPT_RUNS (timed runs of (c); default 10), BENCH_OVERLAY_UPDATES (how many of the 10,000 edits of (b)
 #   are updates; default 200), BENCH_MEMORY_UPDATES (how many of the 100,000 edits of (d)
 #   are updates rather than adds; default 0), BENCH_NO_INSTALL=1 (never run apt-get for hyperfine).
-# Time: about 2 min after the release build (the in-process core loads the 100,000 rows twice, ~10 s each).
+# Time: about 2.5 min after the release build (the in-process core loads the 100,000 rows twice, ~10 to 30 s each).
 # Exit: 0 measured (and, with --strict, every target met); 1 a target missed under --strict; 2 could not run.
 set -euo pipefail
 
