@@ -45,6 +45,26 @@ import Testing
         #expect(try await trees.count() == before)
     }
 
+    @Test func pagesBeyondTheServicesRecordLimitSeeTheLocalEdits() async throws {
+        // A service that answers at most 5 features a request: a page at offset 12 needs several requests.
+        let folder = try Runtimes.modifiedSample("TreesOfPortland") { json in
+            let key = "https://maprules.example.com/arcgis/rest/services/TreesOfPortland/FeatureServer"
+            var root = json[key] as! [String: Any]
+            root["maxRecordCount"] = 5
+            json[key] = root
+        }
+        let geodatabase = try await Runtimes.geodatabase("TreesOfPortland", folder: folder)
+        let trees = try await geodatabase.table(layerID: 0)
+        let all = try await trees.queryFeatures(FeatureQuery(orderBy: "OBJECTID"))
+        #expect(all.count == 24)
+        var tree = try await trees.feature(objectId: 1)
+        tree["Notes"] = .string("local")
+        try await trees.update(tree)
+        let page = try await trees.queryFeatures(FeatureQuery(orderBy: "OBJECTID", offset: 12, limit: 5))
+        #expect(page.compactMap(\.objectId) == Array(all[12..<17]).compactMap(\.objectId))
+        #expect(try await trees.count() == 24)
+    }
+
     @Test func aRefusedApplyKeepsEveryLocalEditAndARetrySucceeds() async throws {
         let geodatabase = try await Runtimes.geodatabase("TreesOfPortland")
         let service = geodatabase.service as! InProcessFeatureService

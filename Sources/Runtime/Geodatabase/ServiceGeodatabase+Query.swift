@@ -48,8 +48,9 @@ extension ServiceGeodatabase {
                 return try await serviceFeatures(table: table, parameters, all: query.limit == nil)
             }
             // The page must be made after the overlay: ask for enough rows to fill it whatever the local edits hide.
+            // Every page up to that many: the service caps each answer at its maxRecordCount.
             if let limit = query.limit { parameters.resultRecordCount = (query.offset ?? 0) + limit + local.touchedServiceIds.count }
-            fromService = try await serviceFeatures(table: table, parameters, all: query.limit == nil)
+            fromService = try await serviceFeatures(table: table, parameters, all: true)
         }
         let touched = local.touchedServiceIds
         var result = fromService.filter { feature in feature.objectId.map { !touched.contains($0) } ?? true }
