@@ -214,7 +214,10 @@ struct EditWriter {
             guard let text = given.string, let normalized = GUIDText.normalize(text) else {
                 return EditResult(objectId: nil, globalId: nil, success: false, error: .value(field, "\(given) is not a GUID."))
             }
-            let taken = try FeatureRowRecord.filter(FeatureRowRecord.Columns.layerKey == layer.key && FeatureRowRecord.Columns.globalId == normalized).fetchCount(db) > 0
+            // One prepared statement for every add of the request (the query interface would build and prepare
+            // the SQL again for each: about half the time of an apply of 10,000 adds with global ids).
+            let lookup = try db.cachedStatement(sql: "SELECT 1 FROM featureRow WHERE layerKey = ? AND globalId = ? LIMIT 1")
+            let taken = try Row.fetchOne(lookup, arguments: [layer.key, normalized]) != nil
             if taken { return EditResult(objectId: nil, globalId: normalized, success: false, error: .duplicateGlobalId(normalized)) }
             globalId = normalized
         }
