@@ -89,7 +89,7 @@ import Testing
 
         let second = try await geodatabase.addFeature(to: trees, at: point(-122.65, 45.525), spatialReference: .wgs84)
         // The template fills Site_Type; Address is required and left empty: 11001 when saving.
-        #expect(await second.original["Site_Type"] == .string("TL"))
+        #expect(second.original["Site_Type"] == .string("TL"))
         let missing = await runtimeError { try await second.finish() }
         #expect(missing?.identifier == "11001")
         #expect(missing?.field == "Address")
