@@ -53,6 +53,8 @@ var addCount = 10_000
 var updateCount = 5_000
 var overlayAddCount = 5_000
 var memoryEdits = 100_000
+/// The core's database: ":memory:", or a file that a first run loads and later runs reuse.
+var databasePath = ":memory:"
 var memoryUpdates = 0
 var layerID = 0
 
@@ -70,6 +72,7 @@ while let argument = arguments.popFirst() {
     case "throughput", "memory": mode = argument
     case "--folder": folder = value(argument)
     case "--users": usersFile = value(argument)
+    case "--database": databasePath = value(argument)
     case "--user": user = value(argument)
     case "--password": password = value(argument)
     case "--runs": runs = max(1, number(argument))
@@ -147,7 +150,8 @@ func attempt<T>(_ what: String, _ body: () async throws -> T) async -> T {
 func openGeodatabase(versionName: String) async -> (ServiceGeodatabase, FeatureTable, Double) {
     let start = now()
     let service = await attempt("loading \(folder)") {
-        try await InProcessFeatureService.loading(folder: folder, usersFile: usersFile, credential: .password(user: user, password: password))
+        try await InProcessFeatureService.loading(folder: folder, usersFile: usersFile, credential: .password(user: user, password: password),
+                                                  database: databasePath)
     }
     let geodatabase = ServiceGeodatabase(service: service)
     await attempt("loading the geodatabase") { try await geodatabase.load() }
@@ -160,7 +164,9 @@ func openGeodatabase(versionName: String) async -> (ServiceGeodatabase, FeatureT
 @MainActor
 func switchToNewVersion(_ geodatabase: ServiceGeodatabase, _ name: String) async {
     if await attempt("reading the versioning", { try await geodatabase.supportsBranchVersioning }) {
-        let version = await attempt("creating the version \(name)") { try await geodatabase.createVersion(name: name, access: "private") }
+        // A database file kept from an earlier run may hold the version already: a new name each time.
+        let unique = databasePath == ":memory:" ? name : name + "_" + String(UInt32.random(in: 0...0xFFFFFF), radix: 16)
+        let version = await attempt("creating the version \(unique)") { try await geodatabase.createVersion(name: unique, access: "private") }
         await attempt("switching to \(version.versionName)") { try await geodatabase.switchVersion(to: version.versionName) }
     } else {
         await geodatabase.setDefaultVersionPolicy(.allow)

@@ -21,11 +21,13 @@ public actor InProcessFeatureService: FeatureService {
 
     /// A fresh in-memory core loaded from a sample folder (the format `maprules serve` reads), with the users
     /// file given, else `users.json` in the folder or its parent, else anonymous full access.
-    public static func loading(folder: String, usersFile: String? = nil, credential: Credential? = nil) async throws -> InProcessFeatureService {
+    /// `database` is ":memory:" (a fresh copy) or a file, where a folder loaded once is reused by later opens.
+    public static func loading(folder: String, usersFile: String? = nil, credential: Credential? = nil,
+                               database: String = ":memory:") async throws -> InProcessFeatureService {
         let users = usersFile ?? Self.usersFile(near: folder)
         let core: ServiceCore
         do {
-            core = try await ServiceCore.open(.init(database: ":memory:", sampleFolders: [folder], usersFile: users))
+            core = try await ServiceCore.open(.init(database: database, sampleFolders: [folder], usersFile: users))
         } catch {
             throw RuntimeError.wrapping(error, operation: "Loading the sample folder '\(folder)'")
         }
