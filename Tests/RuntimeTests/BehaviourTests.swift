@@ -55,7 +55,29 @@ import Testing
         #expect(await geodatabase.hasLocalEdits == false)
     }
 
-    @Test func aBehaviourNeverFiresForItsOwnEditsAndFailsWithTheEdit() async throws {
+    @Test func aBehaviourNeverFiresForItsOwnEdits() async throws {
+        final class Calls: @unchecked Sendable { var count = 0 }
+        struct Stamping: EditBehaviour {
+            let calls: Calls
+            var summary: String { "stamps Notes on every edit of Trees" }
+            func afterLocalEdit(_ event: LocalEditEvent, in geodatabase: ServiceGeodatabase) async throws {
+                calls.count += 1
+                guard event.tableID == 0, let id = event.feature.objectId, event.kind != .delete else { return }
+                try await geodatabase.behaviourUpdate(tableID: 0, objectId: id, attributes: attrs(["Notes": .string("stamped \(calls.count)")]))
+            }
+        }
+        let calls = Calls()
+        let geodatabase = try await Runtimes.geodatabase("TreesOfPortland")
+        await geodatabase.register(Stamping(calls: calls))
+        let trees = try await geodatabase.table(layerID: 0)
+        var tree = try await trees.feature(objectId: 2)
+        tree["Site_Width"] = .double(3)
+        try await trees.update(tree)
+        #expect(calls.count == 1)
+        #expect(try await trees.feature(objectId: 2)["Notes"] == .string("stamped 1"))
+    }
+
+    @Test func aFailingBehaviourUndoesTheEditThatFiredIt() async throws {
         struct Failing: EditBehaviour {
             var summary: String { "fails" }
             func afterLocalEdit(_ event: LocalEditEvent, in geodatabase: ServiceGeodatabase) async throws {

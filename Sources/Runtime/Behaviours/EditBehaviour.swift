@@ -55,7 +55,4 @@ extension ServiceGeodatabase {
         guard changed else { return }
         try await update(TableFeature(tableID: tableID, objectId: feature.objectId, attributes: attributes, geometry: nil))
     }
-
-    /// The table whose service name (or map title) is `name`.
-    public func tableID(named name: String) async throws -> Int { try await table(named: name).id }
 }

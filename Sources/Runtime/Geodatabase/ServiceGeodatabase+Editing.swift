@@ -61,7 +61,7 @@ extension ServiceGeodatabase {
         if objectId > 0 { try await requireOwnership(of: current, table: table, update: true, operation: operation) }
         var updated = current
         updated.attributes = try checkedAttributes(feature.attributes, over: current.attributes, table: table, operation: operation, objectId: objectId)
-        let moved = feature.geometry != nil && !sameGeometry(feature, current)
+        let moved = feature.geometry != nil && !sameGeometry(feature, current, table: table)
         if moved {
             updated.geometry = try checkedGeometry(feature.geometry, spatialReference: feature.spatialReference, table: table, operation: operation, required: true)
             if table.json["allowGeometryUpdates"]?.bool == false {
@@ -119,7 +119,7 @@ extension ServiceGeodatabase {
     }
 
     /// Ownership-based access control: others' features only when the layer allows it.
-    private func requireOwnership(of feature: TableFeature, table: TableInfo, update: Bool, operation: String) async throws {
+    func requireOwnership(of feature: TableFeature, table: TableInfo, update: Bool, operation: String) async throws {
         guard let rules = table.ownership, !(update ? rules.allowOthersToUpdate : rules.allowOthersToDelete),
               let creatorField = table.metadata.editFieldsInfo?.creatorField,
               let creator = feature.attributes[creatorField]?.string, let user = await service.userName(),
@@ -233,17 +233,10 @@ extension ServiceGeodatabase {
         return Projection.project(geometry, from: from, to: to)
     }
 
-    private func sameGeometry(_ a: TableFeature, _ b: TableFeature) -> Bool {
+    /// True when `a`'s geometry, in the table's spatial reference, is `b`'s (stored features are in the table's).
+    private func sameGeometry(_ a: TableFeature, _ b: TableFeature, table: TableInfo) -> Bool {
         guard let g = a.geometry else { return true }
-        guard let table = try? GeometryComparison.projectIfNeeded(g, from: a.spatialReference, to: b.spatialReference) else { return false }
-        return table == b.geometry
-    }
-}
-
-/// Projection for comparisons (no table in hand).
-enum GeometryComparison {
-    static func projectIfNeeded(_ geometry: Geometry, from: SpatialReference?, to: SpatialReference?) throws -> Geometry {
-        guard let from, let to, from != to, let a = from.normalized, let b = to.normalized else { return geometry }
-        return Projection.project(geometry, from: a, to: b)
+        let projected = try? Self.project(g, from: a.spatialReference, to: table.spatialReference, table: table, operation: "Comparing geometries")
+        return projected != nil && projected == b.geometry
     }
 }

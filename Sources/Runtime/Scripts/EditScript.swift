@@ -36,7 +36,8 @@ public struct EditScript: Sendable {
     public static func load(path: String) throws -> EditScript {
         let source: ScriptSource
         do { source = try ScriptSource.read(path: path) } catch let error as ScriptSource.Invalid { throw Invalid(problems: error.messages) }
-        var problems = (try? source.schemaProblems()) ?? []
+        var problems: [String]
+        do { problems = try source.schemaProblems() } catch let error as ScriptSource.Invalid { throw Invalid(problems: error.messages) }
         if !problems.isEmpty { throw Invalid(problems: problems) }
         let root = JSON(source.root)
         var steps: [Step] = []

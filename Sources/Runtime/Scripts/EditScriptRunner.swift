@@ -24,18 +24,16 @@ public final class EditScriptRunner {
     /// cannot be reached. `onStep` sees each outcome as it happens.
     public func run(keepGoing: Bool = false, onStep: (StepOutcome) -> Void = { _ in }) async -> ScriptReport {
         var outcomes: [StepOutcome] = []
-        var unreachable = false
         for (position, step) in script.steps.enumerated() {
             let outcome = await run(step)
             outcomes.append(outcome)
             onStep(outcome)
-            if !outcome.ok, outcome.error?.identifier == RuntimeError.Identifier.unreachable {
-                unreachable = true
-                return ScriptReport(steps: outcomes, unreachable: true, skipped: script.steps.count - position - 1)
+            let unreachable = !outcome.ok && outcome.error?.identifier == RuntimeError.Identifier.unreachable
+            if unreachable || (!outcome.ok && !keepGoing) {
+                return ScriptReport(steps: outcomes, unreachable: unreachable, skipped: script.steps.count - position - 1)
             }
-            if !outcome.ok && !keepGoing { return ScriptReport(steps: outcomes, unreachable: unreachable, skipped: script.steps.count - position - 1) }
         }
-        return ScriptReport(steps: outcomes, unreachable: unreachable, skipped: 0)
+        return ScriptReport(steps: outcomes, unreachable: false, skipped: 0)
     }
 
     private func run(_ step: EditScript.Step) async -> StepOutcome {

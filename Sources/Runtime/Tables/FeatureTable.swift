@@ -48,13 +48,9 @@ public final class FeatureTable: Sendable {
     private func permits(_ capability: ServiceGeodatabase.Capability, _ feature: TableFeature) async -> Bool {
         do {
             try await geodatabase.requireEditableVersion("Editing", table: info)
-            if (feature.objectId ?? 0) > 0 { try await geodatabase.requireCapability(capability, table: info, operation: "Editing") }
-            if let ownership = info.ownership, let creatorField = info.metadata.editFieldsInfo?.creatorField,
-               let creator = feature[creatorField]?.string, let user = await geodatabase.service.userName(),
-               creator.caseInsensitiveCompare(user) != .orderedSame,
-               !(capability == .update ? ownership.allowOthersToUpdate : ownership.allowOthersToDelete) {
-                return false
-            }
+            guard (feature.objectId ?? 0) > 0 else { return true }
+            try await geodatabase.requireCapability(capability, table: info, operation: "Editing")
+            try await geodatabase.requireOwnership(of: feature, table: info, update: capability == .update, operation: "Editing")
             return true
         } catch {
             return false
