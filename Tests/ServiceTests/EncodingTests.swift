@@ -152,6 +152,17 @@ import Testing
         #expect(seen.count == 200)
     }
 
+    @Test func guidsAreAcceptedInAnyCaseBracedOrNotAndWrittenCanonically() {
+        let canonical = "{1B6E2A34-0C5D-4F1E-9A2B-3C4D5E6F7A8B}"
+        for given in [canonical, "1b6e2a34-0c5d-4f1e-9a2b-3c4d5e6f7a8b", "{1b6e2a34-0C5D-4f1e-9A2B-3c4d5e6f7a8b}", "  \(canonical)\t"] {
+            #expect(GUIDText.normalize(given) == canonical, "\(given)")
+        }
+        for bad in ["", "{}", "1B6E2A34-0C5D-4F1E-9A2B-3C4D5E6F7A8", "{1B6E2A34-0C5D-4F1E-9A2B-3C4D5E6F7A8B", "1B6E2A34X0C5D-4F1E-9A2B-3C4D5E6F7A8B",
+                    "{1B6E2A34-0C5D-4F1E-9A2B-3C4D5E6F7A8G}", "{1B6E2A34-0C5D-4F1E-9A2B-3C4D5E6F7A8B}}", "１B6E2A34-0C5D-4F1E-9A2B-3C4D5E6F7A8B"] {
+            #expect(GUIDText.normalize(bad) == nil, "\(bad)")
+        }
+    }
+
     /// With and without repeated keys, conversion keeps the last member of a name, in its place.
     @Test func parsedObjectsKeepTheLastRepeatedMember() throws {
         #expect(try JSON.parse(#"{"a":1,"b":2,"a":3}"#) == .object([("b", .int(2)), ("a", .int(3))]))

@@ -76,7 +76,8 @@ extension ServiceGeodatabase {
                 var hidden = parameters
                 hidden.objectIds = Array(touched.intersection(serviceIds.map(Set.init) ?? touched))
                 if !(hidden.objectIds ?? []).isEmpty {
-                    total -= try await call("Counting \(table.title)", table) { try await self.service.queryCount(layer: table.id, hidden) }
+                    let touchedHere = hidden
+                    total -= try await call("Counting \(table.title)", table) { try await self.service.queryCount(layer: table.id, touchedHere) }
                 }
             }
         }

@@ -43,6 +43,8 @@ public struct LayerModel: Sendable {
     private let fieldsByExactName: [String: FieldDefinition]
     /// Lower-cased names of the fields the service maintains (object id, global id, editor tracking).
     let systemFieldNames: Set<String>
+    /// The same fields' own names as the metadata spells them (asked for every field of every edit: no lower-casing).
+    private let systemFieldExactNames: Set<String>
     /// `fieldDescription(_:)` worked out once for each field's own name.
     private let descriptionsByName: [String: (name: String, description: JSON?)]
     /// The constant parts of the layer's `f=json` query answers (`QueryPlan.runText`).
@@ -67,6 +69,7 @@ public struct LayerModel: Sendable {
         }
         fieldsByExactName = byExactName
         systemFieldNames = Set(metadata.fields.filter { metadata.isSystemMaintained($0) }.map { $0.name.lowercased() })
+        systemFieldExactNames = Set(metadata.fields.filter { metadata.isSystemMaintained($0) }.map(\.name))
         var descriptions: [String: (name: String, description: JSON?)] = [:]
         for field in json["fields"]?.array ?? [] {
             guard let name = field["name"]?.string, descriptions[name] == nil else { continue }
@@ -86,7 +89,9 @@ public struct LayerModel: Sendable {
     }
 
     /// True when the service maintains `field` (clients' values for it are ignored).
-    func isSystemMaintained(_ field: FieldDefinition) -> Bool { systemFieldNames.contains(field.name.lowercased()) }
+    func isSystemMaintained(_ field: FieldDefinition) -> Bool {
+        systemFieldExactNames.contains(field.name) || systemFieldNames.contains(field.name.lowercased())
+    }
 
     /// "'Trees' (layer 0)" for messages.
     public var title: String { "'\(metadata.name ?? "layer \(id)")' (\(metadata.isTable ? "table" : "layer") \(id))" }

@@ -209,7 +209,7 @@ struct EditWriter {
     }
 
     private mutating func add(_ feature: EditFeature, layer: LayerModel) throws -> EditResult {
-        var globalId = GUIDText.make()
+        var givenGlobalId: String?
         if options.useGlobalIds, let field = layer.globalIdField, let given = feature.attributes[field], !given.isNull {
             guard let text = given.string, let normalized = GUIDText.normalize(text) else {
                 return EditResult(objectId: nil, globalId: nil, success: false, error: .value(field, "\(given) is not a GUID."))
@@ -219,8 +219,9 @@ struct EditWriter {
             let lookup = try db.cachedStatement(sql: "SELECT 1 FROM featureRow WHERE layerKey = ? AND globalId = ? LIMIT 1")
             let taken = try Row.fetchOne(lookup, arguments: [layer.key, normalized]) != nil
             if taken { return EditResult(objectId: nil, globalId: normalized, success: false, error: .duplicateGlobalId(normalized)) }
-            globalId = normalized
+            givenGlobalId = normalized
         }
+        let globalId = givenGlobalId ?? GUIDText.make()
         let attributes: Attributes
         let shape: Geometry?
         do {

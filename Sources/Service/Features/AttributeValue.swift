@@ -130,8 +130,23 @@ public struct Attributes: Sendable, Equatable, Codable, Sequence {
     /// Exact match first (the common case, and cheap), then without regard to case.
     private func index(of name: String) -> Int? {
         if let exact = entries.firstIndex(where: { $0.name == name }) { return exact }
-        let lower = name.lowercased()
-        return entries.firstIndex { $0.name.lowercased() == lower }
+        return entries.firstIndex { Self.sameIgnoringCase($0.name, name) }
+    }
+
+    /// Whether two names are equal without regard to case: ASCII compared byte by byte (field names
+    /// nearly always are; no string is made), anything else through `lowercased()`.
+    static func sameIgnoringCase(_ a: String, _ b: String) -> Bool {
+        var left = a.utf8.makeIterator(), right = b.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return true
+            case let (x?, y?):
+                if x >= 0x80 || y >= 0x80 { return a.lowercased() == b.lowercased() }
+                let foldedX = (x >= 0x41 && x <= 0x5A) ? x | 0x20 : x, foldedY = (y >= 0x41 && y <= 0x5A) ? y | 0x20 : y
+                if foldedX != foldedY { return false }
+            default: return false
+            }
+        }
     }
 
     mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
