@@ -26,20 +26,7 @@ extension ServiceCore {
         for entry in edits {
             guard let id = entry.id else { throw ServiceError.invalidParameter("Every entry of edits needs a layer id.") }
             let layer = try service.layer(id)
-            let can = layer.capabilities
-            if !entry.adds.isEmpty && !can.canAdd {
-                throw ServiceError.notSupported("\(layer.title) does not allow adding features (capabilities: \(layer.metadata.capabilities.description)).")
-            }
-            if !entry.updates.isEmpty && !can.canUpdate {
-                throw ServiceError.notSupported("\(layer.title) does not allow updating features (capabilities: \(layer.metadata.capabilities.description)).")
-            }
-            if (!entry.deletes.isEmpty || !entry.deleteGlobalIds.isEmpty) && !can.canDelete {
-                throw ServiceError.notSupported("\(layer.title) does not allow deleting features (capabilities: \(layer.metadata.capabilities.description)).")
-            }
-            if let attachments = entry.attachments, !attachments.isEmpty {
-                guard layer.metadata.hasAttachments else { throw ServiceError.notSupported("\(layer.title) does not have attachments.") }
-                guard options.useGlobalIds else { throw ServiceError.invalidParameter("Attachment edits in applyEdits need useGlobalIds=true.") }
-            }
+            try Self.checkCapabilities(entry, layer: layer, options: options)
             layers.append(layer)
         }
         let sessions = self.sessions
@@ -58,21 +45,7 @@ extension ServiceCore {
                 return results
             }
         } catch let rollback as RollbackRequest {
-            return rollback.results.map { result in
-                func mark(_ list: [EditResult]) -> [EditResult] {
-                    list.map { $0.success ? EditResult(objectId: nil, globalId: nil, success: false, error: .rolledBack) : $0 }
-                }
-                var copy = result
-                copy.addResults = mark(result.addResults)
-                copy.updateResults = mark(result.updateResults)
-                copy.deleteResults = mark(result.deleteResults)
-                copy.editMoment = nil
-                if let attachments = result.attachments {
-                    copy.attachments = AttachmentEditResults(addResults: mark(attachments.addResults), updateResults: mark(attachments.updateResults),
-                                                             deleteResults: mark(attachments.deleteResults))
-                }
-                return copy
-            }
+            return rollback.markedResults
         }
     }
 }
@@ -100,6 +73,48 @@ extension ServiceCore {
 /// Thrown inside the write transaction to roll it back while keeping the per-feature results.
 struct RollbackRequest: Error {
     var results: [LayerEditResults]
+}
+
+extension ServiceCore {
+    /// Refuses the edits of one layer that its capabilities do not allow (create, update, delete,
+    /// attachments): the check every applyEdits and every replica upload goes through.
+    static func checkCapabilities(_ entry: LayerEdits, layer: LayerModel, options: EditOptions) throws {
+        let can = layer.capabilities
+        if !entry.adds.isEmpty && !can.canAdd {
+            throw ServiceError.notSupported("\(layer.title) does not allow adding features (capabilities: \(layer.metadata.capabilities.description)).")
+        }
+        if !entry.updates.isEmpty && !can.canUpdate {
+            throw ServiceError.notSupported("\(layer.title) does not allow updating features (capabilities: \(layer.metadata.capabilities.description)).")
+        }
+        if (!entry.deletes.isEmpty || !entry.deleteGlobalIds.isEmpty) && !can.canDelete {
+            throw ServiceError.notSupported("\(layer.title) does not allow deleting features (capabilities: \(layer.metadata.capabilities.description)).")
+        }
+        if let attachments = entry.attachments, !attachments.isEmpty {
+            guard layer.metadata.hasAttachments else { throw ServiceError.notSupported("\(layer.title) does not have attachments.") }
+            guard options.useGlobalIds else { throw ServiceError.invalidParameter("Attachment edits in applyEdits need useGlobalIds=true.") }
+        }
+    }
+}
+
+extension RollbackRequest {
+    /// The results as answered after the rollback: every edit that had succeeded answers 1003.
+    var markedResults: [LayerEditResults] {
+        results.map { result in
+            func mark(_ list: [EditResult]) -> [EditResult] {
+                list.map { $0.success ? EditResult(objectId: nil, globalId: nil, success: false, error: .rolledBack) : $0 }
+            }
+            var copy = result
+            copy.addResults = mark(result.addResults)
+            copy.updateResults = mark(result.updateResults)
+            copy.deleteResults = mark(result.deleteResults)
+            copy.editMoment = nil
+            if let attachments = result.attachments {
+                copy.attachments = AttachmentEditResults(addResults: mark(attachments.addResults), updateResults: mark(attachments.updateResults),
+                                                         deleteResults: mark(attachments.deleteResults))
+            }
+            return copy
+        }
+    }
 }
 
 extension SessionRegistry {

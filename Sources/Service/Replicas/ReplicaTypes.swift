@@ -55,6 +55,9 @@ public struct ReplicaRequest: Sendable {
     public var dataFormat: ReplicaDataFormat
     /// The version the replica belongs to on a branch-versioned service (default: the default version).
     public var gdbVersion: String?
+    /// Registers a new replica whose generation is this moment and answers no data (a copy of a
+    /// pre-planned geodatabase whose data was read at that generation). Nil: a normal replica.
+    public var registerAtGeneration: Int64? = nil
 
     public init(replicaName: String? = nil, layers: [Int] = [], layerQueries: [Int: ReplicaLayerQuery] = [:], geometry: Geometry? = nil,
                 inSpatialReference: SpatialReference? = nil, returnAttachments: Bool = true, syncModel: SyncModel = .perReplica,
@@ -119,6 +122,10 @@ public struct ReplicaLayerEdits: Sendable, Equatable {
     public var attachmentUpdates: [ReplicaAttachment]
     /// Global ids of deleted attachments.
     public var attachmentDeleteIds: [String]
+    /// When each deleted feature was deleted (epoch ms, by global id): decides a delete against a later
+    /// update on the service. A delete without one counts as made when the service receives it. JSON:
+    /// `"features": {"deleteMoments": {"{GLOBALID}": ms}}` (our extension; ArcGIS clients omit it).
+    public var deleteMoments: [String: Int64] = [:]
 
     public init(id: Int, adds: [ReplicaFeature] = [], updates: [ReplicaFeature] = [], deleteIds: [String] = [],
                 attachmentAdds: [ReplicaAttachment] = [], attachmentUpdates: [ReplicaAttachment] = [], attachmentDeleteIds: [String] = []) {

@@ -128,6 +128,8 @@ enum Schema {
             try db.create(index: "attachmentRow_branchMoment", on: "attachmentRow", columns: ["layerKey", "branch", "moment"])
         }
 
+        migrator.registerMigration("v2: replicas", migrate: ReplicaStore.createTables)
+
         return migrator
     }
 }
