@@ -17,7 +17,8 @@ extension ServiceCore {
     }
 
     /// `<service>/FeatureServer`: the root metadata as stored, with what the core actually does filled in
-    /// honestly (`hasVersionedData`, `maxRecordCount`, `supportsApplyEditsWithGlobalIds`).
+    /// honestly (`hasVersionedData`, `maxRecordCount`, `supportsApplyEditsWithGlobalIds`, `syncEnabled`,
+    /// `syncCapabilities` and "Sync" among the capabilities: replicas, service.md).
     public func serviceInfo(service name: String, as caller: Caller) throws -> JSON {
         let service = try self.service(name)
         try AccessPolicy(core: self, service: service, caller: caller).requireQuery()
@@ -25,7 +26,12 @@ extension ServiceCore {
         root.set("hasVersionedData", .bool(service.isBranchVersioned))
         root.set("maxRecordCount", .int(service.maxRecordCount))
         root.set("supportsApplyEditsWithGlobalIds", .bool(true))
-        root.set("syncEnabled", .bool(false))
+        root.set("syncEnabled", .bool(true))
+        root.set("syncCapabilities", ServiceCore.syncCapabilities)
+        if let capabilities = root["capabilities"]?.string,
+           !capabilities.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces).caseInsensitiveCompare("Sync") == .orderedSame }) {
+            root.set("capabilities", .string(capabilities.isEmpty ? "Sync" : capabilities + ",Sync"))
+        }
         if root["currentVersion"] == nil { root.set("currentVersion", .double(11.1)) }
         if root["layers"] == nil {
             root.set("layers", .array(service.layers.filter { !$0.isTable }.map { .object([("id", .int($0.id)), ("name", .string($0.metadata.name ?? ""))]) }))

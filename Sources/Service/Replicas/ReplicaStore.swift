@@ -125,3 +125,18 @@ extension ServiceError {
                      details: ["There is no replica '\(id)' registered with this service for you (unknown, unregistered, or someone else's)."])
     }
 }
+
+extension ServiceCore {
+    /// The service root's `syncCapabilities`: what createReplica and synchronizeReplica support.
+    static let syncCapabilities: JSON = .object([
+        ("supportsAsync", .bool(false)),
+        ("supportsRegisteringExistingData", .bool(true)),
+        ("supportsSyncDirectionControl", .bool(true)),
+        ("supportsPerLayerSync", .bool(true)),
+        ("supportsPerReplicaSync", .bool(true)),
+        ("supportsRollbackOnFailure", .bool(true)),
+        ("supportsAttachmentsSyncDirection", .bool(false)),
+        ("supportsSyncModelNone", .bool(false)),
+        ("supportsBiDirectionalSyncForServer", .bool(true)),
+    ])
+}
