@@ -59,7 +59,7 @@ extension ServiceCore {
                             }
                         }
                     }
-                    data.append(ReplicaLayerData(id: filter.layer.id, features: try rows.map { try ReplicaHistory.feature($0, layer: filter.layer) },
+                    data.append(ReplicaLayerData(id: filter.layer.id, features: try rows.map { try ReplicaHistory.feature(db, $0, layer: filter.layer) },
                                                  attachments: attachments))
                 }
             }

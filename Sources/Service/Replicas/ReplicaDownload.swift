@@ -31,8 +31,8 @@ struct ReplicaDownload {
             let heldBefore = try filter.holds(change.before) && !keptAfterClientDelete.contains(change.objectId)
             let heldNow = try filter.holds(now)
             switch (heldBefore, heldNow) {
-            case (false, true): edits.adds.append(try ReplicaHistory.feature(now!, layer: layer))
-            case (true, true): edits.updates.append(try ReplicaHistory.feature(now!, layer: layer))
+            case (false, true): edits.adds.append(try ReplicaHistory.feature(db, now!, layer: layer))
+            case (true, true): edits.updates.append(try ReplicaHistory.feature(db, now!, layer: layer))
             case (true, false): edits.deleteIds.append((now ?? change.before)!.globalId)
             case (false, false): break
             }

@@ -103,8 +103,8 @@ enum ReplicaHistory {
     // MARK: Answers
 
     /// A stored row as replica data: every field (object id and global id included) in field order, the
-    /// geometry in the layer's spatial reference, and the moment it was written.
-    static func feature(_ row: FeatureRowRecord, layer: LayerModel) throws -> ReplicaFeature {
+    /// geometry in the layer's spatial reference, and the moment it was made (`ReplicaStore.editMoment`).
+    static func feature(_ db: Database, _ row: FeatureRowRecord, layer: LayerModel) throws -> ReplicaFeature {
         let stored = try RowStore.decodeAttributes(row.attributes)
         var attributes = Attributes()
         for field in layer.fields where field.type != .geometry {
@@ -114,7 +114,7 @@ enum ReplicaHistory {
         if let field = layer.globalIdField { attributes[field] = .string(row.globalId) }
         let system = layer.spatialReference.normalized ?? .wgs84
         let geometry = layer.isTable ? nil : try RowStore.decodeGeometry(row.geometry).map { Projection.project($0, from: .wgs84, to: system) }
-        return ReplicaFeature(attributes: attributes, geometry: geometry, editMoment: row.moment)
+        return ReplicaFeature(attributes: attributes, geometry: geometry, editMoment: try ReplicaStore.editMoment(db, of: row))
     }
 
     /// A stored attachment row with its bytes.

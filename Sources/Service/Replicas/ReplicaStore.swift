@@ -31,6 +31,28 @@ enum ReplicaStore {
             t.column("baseMoment", .integer).notNull()
             t.primaryKey(["replicaId", "generation"])
         }
+        // The client's edit moment of a state a replica uploaded, when it differs from the moment the row
+        // was written: "last in wins" compares edit moments, whichever sync order brought them.
+        try db.create(table: "replicaEditMoment", options: [.withoutRowID]) { t in
+            t.column("layerKey", .integer).notNull()
+            t.column("branch", .integer).notNull()
+            t.column("objectId", .integer).notNull()
+            t.column("rowMoment", .integer).notNull()
+            t.column("editMoment", .integer).notNull()
+            t.primaryKey(["layerKey", "branch", "objectId", "rowMoment"])
+        }
+    }
+
+    /// Records that the state of `objectId` written at `rowMoment` was made by its editor at `editMoment`.
+    static func recordEditMoment(_ db: Database, layerKey: Int64, branch: Int64, objectId: Int64, rowMoment: Int64, editMoment: Int64) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO replicaEditMoment (layerKey, branch, objectId, rowMoment, editMoment) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [layerKey, branch, objectId, rowMoment, editMoment])
+    }
+
+    /// When the state in `row` was made: the uploading client's edit moment, else the moment it was written.
+    static func editMoment(_ db: Database, of row: FeatureRowRecord) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT editMoment FROM replicaEditMoment WHERE layerKey = ? AND branch = ? AND objectId = ? AND rowMoment = ?",
+                           arguments: [row.layerKey, row.branch, row.objectId, row.moment]) ?? row.moment
     }
 }
 

@@ -28,6 +28,9 @@ struct ReplicaUpload {
     func apply(_ edits: ReplicaLayerEdits, writer: inout EditWriter) throws -> Outcome {
         let adds = edits.adds.map { EditFeature(attributes: $0.attributes, geometry: $0.geometry) }
         var results = try writer.apply(LayerEdits(id: layer.id, adds: adds), layer: layer)
+        for (feature, result) in zip(edits.adds, results.addResults) where result.success {
+            try record(feature.editMoment, objectId: result.objectId)
+        }
         var outcome = Outcome(results: results)
         for feature in edits.updates { outcome.results.updateResults.append(try update(feature, writer: &writer, outcome: &outcome)) }
         for globalId in edits.deleteIds {
@@ -55,26 +58,37 @@ struct ReplicaUpload {
         return ReplicaHistory.sameState(before, now) ? nil : (before, now)
     }
 
-    private func plainUpdate(_ feature: EditFeature, writer: inout EditWriter) throws -> EditResult {
+    /// Records the client's edit moment of the state just written (when it sent one).
+    private func record(_ editMoment: Int64?, objectId: Int64?) throws {
+        guard let editMoment, let objectId else { return }
+        try ReplicaStore.recordEditMoment(db, layerKey: layer.key, branch: view.branch, objectId: objectId, rowMoment: moment, editMoment: editMoment)
+    }
+
+    private func plainUpdate(_ feature: EditFeature, editMoment: Int64?, writer: inout EditWriter) throws -> EditResult {
         let result = try writer.apply(LayerEdits(id: layer.id, updates: [feature]), layer: layer)
-        return result.updateResults.first ?? EditResult(objectId: nil, globalId: nil, success: false, error: .general("the update was not applied."))
+        guard let first = result.updateResults.first else {
+            return EditResult(objectId: nil, globalId: nil, success: false, error: .general("the update was not applied."))
+        }
+        if first.success { try record(editMoment, objectId: first.objectId) }
+        return first
     }
 
     private func update(_ feature: ReplicaFeature, writer: inout EditWriter, outcome: inout Outcome) throws -> EditResult {
         let plain = EditFeature(attributes: feature.attributes, geometry: feature.geometry)
         guard let field = layer.globalIdField, let given = feature.attributes[field]?.string, let globalId = GUIDText.normalize(given),
               let (before, now) = try serviceChange(globalId: globalId) else {
-            return try plainUpdate(plain, writer: &writer)
+            return try plainUpdate(plain, editMoment: feature.editMoment, writer: &writer)
         }
-        let clientWins = (feature.editMoment ?? moment) > now.moment
+        let serviceMoment = try ReplicaStore.editMoment(db, of: now)
+        let clientWins = (feature.editMoment ?? moment) > serviceMoment
         if now.isDelete {
             // Deleted on the service since the client's generation (it existed then, or there would be no update).
-            guard let before, !before.isDelete else { return try plainUpdate(plain, writer: &writer) }
+            guard let before, !before.isDelete else { return try plainUpdate(plain, editMoment: feature.editMoment, writer: &writer) }
             outcome.conflicts.append(ReplicaConflict(layer: layer.id, globalId: globalId, winner: clientWins ? .client : .service))
             guard clientWins else { return EditResult(objectId: now.objectId, globalId: globalId, success: true) }
             // Brought back: the deleted state restored at the upload's moment, then the client's update over it.
             try restore(now, isDelete: false)
-            let result = try plainUpdate(plain, writer: &writer)
+            let result = try plainUpdate(plain, editMoment: feature.editMoment, writer: &writer)
             if !result.success { try restore(now, isDelete: true) }
             return result
         }
@@ -82,13 +96,14 @@ struct ReplicaUpload {
         guard let merged = try merge(feature, before: before, now: now, clientWins: clientWins, globalIdField: field, globalId: globalId) else {
             return EditResult(objectId: now.objectId, globalId: globalId, success: true)
         }
-        return try plainUpdate(merged, writer: &writer)
+        // The merged state holds the service's values too: it was made no earlier than the service's state.
+        return try plainUpdate(merged, editMoment: feature.editMoment.map { max($0, serviceMoment) }, writer: &writer)
     }
 
     private func delete(_ given: String, clientMoment: Int64?, writer: inout EditWriter, outcome: inout Outcome) throws -> EditResult {
         if let globalId = GUIDText.normalize(given), let (_, now) = try serviceChange(globalId: globalId) {
             if now.isDelete { return EditResult(objectId: now.objectId, globalId: globalId, success: true) }
-            let clientWins = (clientMoment ?? moment) > now.moment
+            let clientWins = (clientMoment ?? moment) > (try ReplicaStore.editMoment(db, of: now))
             outcome.conflicts.append(ReplicaConflict(layer: layer.id, globalId: globalId, winner: clientWins ? .client : .service))
             if !clientWins {
                 outcome.keptAfterClientDelete.insert(now.objectId)
@@ -96,7 +111,11 @@ struct ReplicaUpload {
             }
         }
         let result = try writer.apply(LayerEdits(id: layer.id, deleteGlobalIds: [given]), layer: layer)
-        return result.deleteResults.first ?? EditResult(objectId: nil, globalId: given, success: false, error: .general("the delete was not applied."))
+        guard let first = result.deleteResults.first else {
+            return EditResult(objectId: nil, globalId: given, success: false, error: .general("the delete was not applied."))
+        }
+        if first.success { try record(clientMoment, objectId: first.objectId) }
+        return first
     }
 
     /// Writes `row`'s state again at the upload's moment, live or deleted.

@@ -128,7 +128,7 @@ enum Schema {
             try db.create(index: "attachmentRow_branchMoment", on: "attachmentRow", columns: ["layerKey", "branch", "moment"])
         }
 
-        migrator.registerMigration("v2: replicas", migrate: ReplicaStore.createTables)
+        migrator.registerMigration("v2: replicas") { db in try ReplicaStore.createTables(db) }
 
         return migrator
     }
