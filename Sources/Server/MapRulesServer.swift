@@ -58,6 +58,7 @@ public enum MapRulesServer {
         EditRoutes(core: core).register(on: router)
         AttachmentRoutes(core: core).register(on: router)
         VersionManagementRoutes(core: core).register(on: router)
+        ReplicaRoutes(core: core, site: site).register(on: router)
         return router
     }
 

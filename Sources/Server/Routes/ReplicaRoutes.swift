@@ -1,0 +1,180 @@
+import Foundation
+import Hummingbird
+import Service
+import WebMap
+
+/// `<service>/FeatureServer/createReplica`, `synchronizeReplica`, `unRegisterReplica`, `replicas` and
+/// `replicas/<id>` (service.md, "Replicas"), with ArcGIS's parameter names. Answers are synchronous
+/// (`async=true` is refused) and JSON. With `transportType=esriTransportTypeUrl` the answer is kept and
+/// `{"responseUrl"}` names it under `replicaFiles/<id>.json`, served to whoever may use the replica.
+struct ReplicaRoutes {
+    let core: ServiceCore
+    let site: SiteInfo
+    let files = ReplicaFiles()
+
+    func register(on router: some RouterMethods<MapRulesRequestContext>) {
+        let group = router.group(FeatureServerRoutes.prefix)
+        group.getAndPost("createReplica", use: createReplica)
+        group.getAndPost("synchronizeReplica", use: synchronizeReplica)
+        group.getAndPost("unRegisterReplica", use: unRegisterReplica)
+        group.getAndPost("replicas", use: replicas)
+        group.getAndPost("replicas/:replica", use: replica)
+        group.getAndPost("replicaFiles/:file", use: replicaFile)
+    }
+
+    @Sendable func createReplica(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
+        let a = context.arguments
+        try Self.refuseAsync(a)
+        let service = try context.serviceName()
+        let package = try await core.createReplica(service: service, try ReplicaRequest(arguments: a), as: context.caller)
+        return try await answer(package.json, replicaID: package.replicaID, service: service, request: request, context: context)
+    }
+
+    @Sendable func synchronizeReplica(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
+        let a = context.arguments
+        try Self.refuseAsync(a)
+        let service = try context.serviceName()
+        let sync = try await core.synchronizeReplica(service: service, try SyncRequest(arguments: a), as: context.caller)
+        return try await answer(sync.json, replicaID: sync.replicaID, service: service, request: request, context: context)
+    }
+
+    @Sendable func unRegisterReplica(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
+        guard let id = context.arguments.string("replicaID") else { throw ServiceError.invalidParameter("replicaID is required.") }
+        try await core.unRegisterReplica(service: try context.serviceName(), replicaID: id, as: context.caller)
+        await files.remove(replicaID: id)
+        return ArcGISResponse.document(.object([("success", .bool(true))]), context: context)
+    }
+
+    @Sendable func replicas(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
+        let list = try await core.replicas(service: try context.serviceName(), as: context.caller)
+        return ArcGISResponse.document(.array(list.map(\.json)), context: context)
+    }
+
+    @Sendable func replica(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
+        let info = try await core.replica(service: try context.serviceName(), id: try context.pathParameter("replica"), as: context.caller)
+        return ArcGISResponse.document(info.json, context: context)
+    }
+
+    /// A kept answer (`transportType=esriTransportTypeUrl`), to those who may use its replica.
+    @Sendable func replicaFile(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
+        let name = try context.pathParameter("file")
+        let id = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
+        let service = try context.serviceName()
+        _ = try await core.replica(service: service, id: id, as: context.caller)
+        guard let document = await files.document(replicaID: id) else {
+            throw ServiceError(code: 404, message: "Replica file not found.", details: ["No kept answer of replica '\(id.prefix(60))' (each is kept until the replica's next answer)."])
+        }
+        return ArcGISResponse.document(document, context: context)
+    }
+
+    // MARK: Helpers
+
+    /// The answer itself (`esriTransportTypeEmbedded`, the default) or `{"responseUrl"}` (`esriTransportTypeUrl`).
+    private func answer(_ document: JSON, replicaID: String, service: String, request: Request, context: MapRulesRequestContext) async throws -> Response {
+        switch context.arguments.string("transportType")?.lowercased() {
+        case nil, "esritransporttypeembedded":
+            return ArcGISResponse.document(document, context: context)
+        case "esritransporttypeurl":
+            await files.keep(document, replicaID: replicaID)
+            let bare = replicaID.trimmingCharacters(in: CharacterSet(charactersIn: "{}"))
+            let url = "\(site.baseURL(for: request))/rest/services/\(service)/FeatureServer/replicaFiles/\(bare).json"
+            return ArcGISResponse.document(.object([("responseUrl", .string(url))]), context: context)
+        case let other?:
+            throw ServiceError.invalidParameter("transportType must be esriTransportTypeEmbedded or esriTransportTypeUrl, not '\(other.prefix(40))'.")
+        }
+    }
+
+    private static func refuseAsync(_ a: RequestArguments) throws {
+        if try a.bool("async", default: false) {
+            throw ServiceError.notSupported("async=true is not supported: replicas are created and synchronized synchronously; ask with async=false.")
+        }
+    }
+}
+
+/// The answers kept for `transportType=esriTransportTypeUrl`, by replica id (the newest one of each).
+actor ReplicaFiles {
+    private var documents: [String: JSON] = [:]
+
+    private static func key(_ replicaID: String) -> String {
+        GUIDText.normalize(replicaID) ?? replicaID
+    }
+
+    func keep(_ document: JSON, replicaID: String) { documents[Self.key(replicaID)] = document }
+    func document(replicaID: String) -> JSON? { documents[Self.key(replicaID)] }
+    func remove(replicaID: String) { documents[Self.key(replicaID)] = nil }
+}
+
+extension ReplicaRequest {
+    /// createReplica's parameters: `replicaName`, `layers` ("0,1" or a JSON array), `layerQueries`,
+    /// `geometry` + `geometryType` + `inSR`, `returnAttachments` (default false, as ArcGIS), `syncModel`,
+    /// `syncDirection`, `dataFormat` (json), `gdbVersion`, `registerAtGeneration`.
+    init(arguments a: RequestArguments) throws {
+        self.init()
+        replicaName = a.string("replicaName")
+        if let text = a.string("layers") {
+            let list = text.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            layers = try list.split(separator: ",").map { item in
+                let trimmed = item.trimmingCharacters(in: .whitespaces)
+                guard let id = Int(trimmed) else { throw ServiceError.invalidParameter("layers must list layer ids; '\(trimmed.prefix(40))' is not one.") }
+                return id
+            }
+        }
+        if let text = a.string("layerQueries") { layerQueries = try ReplicaLayerQuery.parseLayerQueries(text) }
+        if let text = a.string("geometry") {
+            var type: GeometryType?
+            if let typeText = a.string("geometryType") {
+                guard let parsed = GeometryType.allCases.first(where: { $0.rawValue.caseInsensitiveCompare(typeText) == .orderedSame }) else {
+                    throw ServiceError.invalidParameter("geometryType '\(typeText.prefix(40))' is not one of \(GeometryType.allCases.map(\.rawValue).joined(separator: ", ")).")
+                }
+                type = parsed
+            }
+            do {
+                let parsed = try Geometry.parse(parameter: text, type: type)
+                geometry = parsed.geometry
+                inSpatialReference = parsed.spatialReference
+            } catch let error as ServiceError {
+                throw error
+            } catch {
+                throw ServiceError.invalidParameter("geometry: \(error)")
+            }
+        }
+        if let reference = try a.spatialReference("inSR") { inSpatialReference = reference }
+        returnAttachments = try a.bool("returnAttachments", default: false)
+        if let text = a.string("syncModel") { syncModel = try SyncModel(parameter: text) }
+        if let text = a.string("syncDirection") { syncDirection = try SyncDirection(parameter: text) }
+        if let text = a.string("dataFormat") {
+            switch text.lowercased() {
+            case "json": dataFormat = .json
+            case "sqlite": throw ServiceError.notSupported("dataFormat sqlite is not supported yet; ask for dataFormat=json.")
+            default: throw ServiceError.invalidParameter("dataFormat must be json, not '\(text.prefix(40))'.")
+            }
+        }
+        gdbVersion = a.string("gdbVersion")
+        if let text = a.string("registerAtGeneration") {
+            guard let gen = Int64(text.trimmingCharacters(in: .whitespaces)) else {
+                throw ServiceError.invalidParameter("registerAtGeneration must be a generation (epoch ms), not '\(text.prefix(40))'.")
+            }
+            registerAtGeneration = gen
+        }
+    }
+}
+
+extension SyncRequest {
+    /// synchronizeReplica's parameters: `replicaID`, `replicaServerGen`, `syncLayers`, `syncDirection`,
+    /// `edits`, `rollbackOnFailure` (default true), `closeReplica`.
+    init(arguments a: RequestArguments) throws {
+        guard let id = a.string("replicaID") else { throw ServiceError.invalidParameter("replicaID is required.") }
+        self.init(replicaID: id)
+        if let text = a.string("replicaServerGen") {
+            guard let gen = Double(text.trimmingCharacters(in: .whitespaces)) else {
+                throw ServiceError.invalidParameter("replicaServerGen must be a number, not '\(text.prefix(40))'.")
+            }
+            replicaServerGen = Int64(gen)
+        }
+        if let text = a.string("syncLayers"), text.trimmingCharacters(in: .whitespaces) != "*" { syncLayers = try LayerServerGen.parseList(text) }
+        if let text = a.string("syncDirection") { syncDirection = try SyncDirection(parameter: text) }
+        if let text = a.string("edits") { edits = try ReplicaLayerEdits.parseList(text) }
+        rollbackOnFailure = try a.bool("rollbackOnFailure", default: true)
+        closeReplica = try a.bool("closeReplica", default: false)
+    }
+}
