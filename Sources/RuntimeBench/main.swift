@@ -57,6 +57,8 @@ var memoryEdits = 100_000
 var databasePath = ":memory:"
 var memoryUpdates = 0
 var layerID = 0
+/// `offline-edits`: the offline geodatabase to edit.
+var offlineFile = ""
 
 var arguments = CommandLine.arguments.dropFirst()
 func value(_ name: String) -> String {
@@ -69,7 +71,8 @@ func number(_ name: String) -> Int {
 }
 while let argument = arguments.popFirst() {
     switch argument {
-    case "throughput", "memory": mode = argument
+    case "throughput", "memory", "offline-edits": mode = argument
+    case "--file": offlineFile = value(argument)
     case "--folder": folder = value(argument)
     case "--users": usersFile = value(argument)
     case "--database": databasePath = value(argument)
@@ -88,7 +91,7 @@ while let argument = arguments.popFirst() {
     default: fail("unknown argument '\(argument)' (try --help)")
     }
 }
-if mode.isEmpty || folder.isEmpty { fail("usage: RuntimeBench throughput|memory --folder DIR [--users FILE] ... (try --help)") }
+if mode.isEmpty || (folder.isEmpty && mode != "offline-edits") || (mode == "offline-edits" && offlineFile.isEmpty) { fail("usage: RuntimeBench throughput|memory --folder DIR [--users FILE] ... (try --help)") }
 
 // MARK: Helpers
 
@@ -334,7 +337,29 @@ func memory() async {
     withExtendedLifetime(geodatabase) {}
 }
 
+// MARK: offline edits
+
+/// `offline-edits --file F --adds N`: N local adds written into an offline geodatabase (made by `maprules offline
+/// generate` of Bench100k), for Benchmarks/offline-sync.sh to sync.
+@MainActor
+func offlineEdits() async {
+    let file = await attempt("opening \(offlineFile)") { try await OfflineGeodatabase.open(offlineFile) }
+    let geodatabase = ServiceGeodatabase(service: file.featureService)
+    await attempt("loading the geodatabase") { try await geodatabase.load() }
+    let table = await attempt("opening layer \(layerID)") { try await geodatabase.table(layerID: layerID) }
+    let addSeconds = await makeAdds(table, count: addCount, tag: "OFF", seed: 41)
+    let start = now()
+    _ = await attempt("applyEdits") { try await geodatabase.applyEdits() }
+    let applySeconds = seconds(since: start)
+    let pending = await attempt("counting pending edits") { try await file.pendingEdits().reduce(0) { $0 + $1.total } }
+    guard pending == addCount else { fail("offline-edits: \(pending) edits pending in the file, \(addCount) expected") }
+    file.close()
+    say("offline-edits: \(addCount) adds in \(format(addSeconds, 3)) s, written into the file in \(format(applySeconds, 3)) s")
+    print("offline-edits adds=\(addCount) add_seconds=\(format(addSeconds)) apply_seconds=\(format(applySeconds)) pending=\(pending)")
+}
+
 switch mode {
 case "throughput": await throughput()
+case "offline-edits": await offlineEdits()
 default: await memory()
 }

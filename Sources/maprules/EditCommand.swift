@@ -17,7 +17,9 @@ struct EditCommand: ParsableCommand {
             serve included). --service DIR, a sample folder as `maprules serve` \
             reads it, runs in-process on a fresh in-memory copy (users: --users \
             FILE, else users.json in the folder or its parent, else anonymous full \
-            access).
+            access). --service FILE.geodatabase edits an offline geodatabase \
+            made by `maprules offline generate`, with no network: the edits stay \
+            in the file until `maprules offline sync FILE`.
 
             Examples:
               maprules edit Samples/Scripts/TreesOfPortland-new-tree.yaml \\
@@ -38,7 +40,7 @@ struct EditCommand: ParsableCommand {
     @Argument(help: "The edit script (.json, .yaml or .yml).")
     var script: String
 
-    @Option(help: "The feature service URL (.../FeatureServer), or a sample folder to run in-process; wins over the script's `service`.")
+    @Option(help: "The feature service URL (.../FeatureServer), a sample folder to run in-process, or an offline geodatabase file; wins over the script's `service`.")
     var service: String?
 
     @Option(help: "User name to sign in with (with --password).")

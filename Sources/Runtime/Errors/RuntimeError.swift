@@ -90,6 +90,11 @@ extension RuntimeError {
         public static let authentication = "runtime/authentication"
         public static let unreachable = "runtime/unreachable"
         public static let serviceError = "runtime/service-error"
+        /// Offline geodatabases (runtime.md, "Offline"; not in the Errors table): another command holds the file
+        /// (cli.md: "in use"), and a file that is not a usable offline geodatabase (missing, damaged,
+        /// unregistered for a sync).
+        public static let inUse = "runtime/in-use"
+        public static let offlineGeodatabase = "runtime/offline-geodatabase"
         /// Every `runtime/...` identifier, for documentation and tests.
         public static let all = [localEditsPending, defaultVersionReadOnly, versionNotFound, cannotAdd, cannotUpdate, cannotDelete,
                                  notPopupEnabled, fieldNotEditable, unknownField, featureNotFound, relationshipNotFound,

@@ -4,7 +4,8 @@ import WebMap
 
 /// Where an edit script runs (edit-scripts.md "Where it runs"): `--service URL` talks HTTP to any ArcGIS REST
 /// feature service; `--service DIR`, a folder in the format `maprules serve` reads, runs in-process against the
-/// service core on a fresh in-memory database (the "mock").
+/// service core on a fresh in-memory database (the "mock"); `--service FILE.geodatabase` edits an offline
+/// geodatabase made by `maprules offline generate` (no network; the edits stay in the file until a sync).
 public struct ScriptEnvironment: Sendable {
     public var service: any FeatureService
     public var geodatabase: ServiceGeodatabase
@@ -33,6 +34,14 @@ public struct ScriptEnvironment: Sendable {
             }
             service = remote
             close = { try? await remote.shutdown() }
+        } else if Self.isFile(target) {
+            // An offline geodatabase (`maprules offline generate`): edits stay in the file until a sync.
+            let offline: OfflineGeodatabase
+            do { offline = try await OfflineGeodatabase.open(target) } catch let error as RuntimeError {
+                throw SetupError(message: error.message)
+            }
+            service = offline.featureService
+            close = { offline.close() }
         } else {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -58,6 +67,11 @@ public struct ScriptEnvironment: Sendable {
     public func load(credential: Credential?) async throws {
         if credential != nil, service is RemoteFeatureService { try await service.signIn(credential) }
         try await geodatabase.load()
+    }
+
+    static func isFile(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
     }
 
     static func readMap(_ path: String) throws -> WebMapDocument {

@@ -40,6 +40,12 @@ public protocol FeatureService: Sendable {
     func versions() async throws -> [VersionInfo]
     func version(named name: String) async throws -> VersionInfo
     func createVersion(name: String, access: String?, description: String) async throws -> VersionInfo
+
+    /// Offline sync (service.md, "Replicas"): a replica's data, a sync, removing a replica, the caller's replicas.
+    func createReplica(_ request: ReplicaRequest) async throws -> ReplicaPackage
+    func synchronizeReplica(_ request: SyncRequest) async throws -> SyncAnswer
+    func unRegisterReplica(id: String) async throws
+    func replicas() async throws -> [ReplicaInfo]
 }
 
 /// How to sign in.

@@ -11,6 +11,8 @@ public actor InProcessFeatureService: FeatureService {
     public nonisolated let serviceName: String
     public nonisolated var url: String { "in-process service '\(serviceName)'" }
     private var credential: Credential?
+    /// When set, every edit is refused with this reason (an offline geodatabase whose replica was unregistered).
+    public private(set) var readOnlyReason: String?
     private var token: String?
 
     public init(core: ServiceCore, serviceName: String, credential: Credential? = nil) {
@@ -18,6 +20,9 @@ public actor InProcessFeatureService: FeatureService {
         self.serviceName = serviceName
         self.credential = credential
     }
+
+    /// Refuses every later edit with `reason` (nil allows them again).
+    public func makeReadOnly(_ reason: String?) { readOnlyReason = reason }
 
     /// A fresh in-memory core loaded from a sample folder (the format `maprules serve` reads), with the users
     /// file given, else `users.json` in the folder or its parent, else anonymous full access.
@@ -82,7 +87,7 @@ public actor InProcessFeatureService: FeatureService {
     }
 
     /// Runs `body` as the signed-in caller; an invalid token is refreshed once (password credentials only).
-    private func call<T: Sendable>(_ operation: String, _ body: (Caller) async throws -> T) async throws -> T {
+    func call<T: Sendable>(_ operation: String, _ body: (Caller) async throws -> T) async throws -> T {
         var refreshed = false
         while true {
             do {
@@ -143,6 +148,7 @@ public actor InProcessFeatureService: FeatureService {
     // MARK: Edits
 
     public func applyEdits(_ edits: [LayerEdits], options: EditOptions) async throws -> [LayerEditResults] {
+        if let readOnlyReason { throw RuntimeError(RuntimeError.Identifier.serviceError, "Applying edits: \(readOnlyReason)") }
         let core = self.core, name = serviceName
         return try await call("Applying edits") { caller in
             try await core.applyEdits(service: name, edits, options: options, as: caller)

@@ -34,6 +34,9 @@ public final class ServiceCore: Sendable {
         /// Token lifetime when the caller does not ask for one, and the longest allowed, in minutes.
         public var defaultTokenMinutes: Int
         public var maximumTokenMinutes: Int
+        /// One connection and a rollback journal instead of a pool in WAL mode: a file that stays one file
+        /// (no `-wal` / `-shm` beside it) for a single process, such as an offline geodatabase.
+        public var singleConnection = false
 
         public init(database: String = ":memory:", sampleFolders: [String] = [], samples: [SampleFiles] = [], usersFile: String? = nil,
                     users: UsersFile? = nil, defaultTokenMinutes: Int = 60, maximumTokenMinutes: Int = 21_600) {
@@ -87,6 +90,8 @@ public final class ServiceCore: Sendable {
         do {
             if configuration.database == ":memory:" || configuration.database.isEmpty {
                 writer = try DatabaseQueue(configuration: config)
+            } else if configuration.singleConnection {
+                writer = try DatabaseQueue(path: configuration.database, configuration: config)
             } else {
                 writer = try DatabasePool(path: configuration.database, configuration: config)
             }

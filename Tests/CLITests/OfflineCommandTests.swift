@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// `maprules offline` against `maprules serve` (the done-means of the offline issue): two crews generate
+/// TreesOfPortland, edit their files with edit scripts and no network, sync in either order, and the service
+/// holds the last-in-wins result.
+@Suite(.serialized) struct OfflineCommandTests {
+    static let crew1 = ["--user", "editor01", "--password", "sample-editor01"]
+    static let crew2 = ["--user", "editor02", "--password", "sample-editor02"]
+
+    static func script(_ folder: URL, _ name: String, notes: String, extra: String = "") throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try """
+        steps:
+          - updateAttributes: {layer: Trees, objectId: 1, attributes: {Notes: "\(notes)"\(extra)}}
+          - applyEdits: {}
+          - expect: {layer: Trees, objectIds: [1], attributes: {Notes: "\(notes)"}}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test(arguments: [true, false])
+    func twoCrewsGenerateEditOfflineAndSyncInEitherOrder(crew1First: Bool) throws {
+        let server = try ServedSamples.start()
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)/arcgis/rest/services/TreesOfPortland/FeatureServer"
+        let folder = try CLI.temporaryDirectory()
+        let file1 = folder.appendingPathComponent("crew1.geodatabase").path, file2 = folder.appendingPathComponent("crew2.geodatabase").path
+
+        let generated = try CLI.run(["offline", "generate", "--service", url, "--output", file1, "--format", "json", "--progress", "never"] + Self.crew1)
+        #expect(generated.exitCode == 0, "\(generated.stderr)")
+        let summary = try #require(try CLI.json(generated.stdout) as? [String: Any])
+        #expect(summary["file"] as? String == file1)
+        #expect((summary["replicaID"] as? String)?.hasPrefix("{") == true)
+        let layers = try #require(summary["layers"] as? [[String: Any]])
+        #expect(layers.map { $0["id"] as? Int } == [0, 1, 2, 3])
+        #expect((layers.first?["features"] as? Int ?? 0) > 0)
+        #expect(try CLI.run(["offline", "generate", "--service", url, "--output", file2, "--progress", "never"] + Self.crew2).exitCode == 0)
+        // An existing output is refused.
+        #expect(try CLI.run(["offline", "generate", "--service", url, "--output", file2, "--progress", "never"] + Self.crew2).exitCode == 2)
+
+        // Offline edits, crew 1 first: Notes and Wires; crew 2 later: Notes.
+        let edit1 = try CLI.run(["edit", try Self.script(folder, "crew1.yaml", notes: "crew 1", extra: ", Wires: \"HV\""), "--service", file1, "--color", "never"])
+        #expect(edit1.exitCode == 0, "\(edit1.stdout)\(edit1.stderr)")
+        Thread.sleep(forTimeInterval: 0.05)
+        let edit2 = try CLI.run(["edit", try Self.script(folder, "crew2.yaml", notes: "crew 2"), "--service", file2, "--color", "never"])
+        #expect(edit2.exitCode == 0, "\(edit2.stdout)\(edit2.stderr)")
+        let pending = try #require(try CLI.json(try CLI.run(["offline", "status", file1, "--format", "json"]).stdout) as? [String: Any])
+        #expect(pending["pendingEdits"] as? Int == 1)
+
+        let order = crew1First ? [(file1, Self.crew1), (file2, Self.crew2), (file1, Self.crew1)] : [(file2, Self.crew2), (file1, Self.crew1), (file2, Self.crew2)]
+        for (file, credentials) in order {
+            let synced = try CLI.run(["offline", "sync", file, "--format", "json", "--progress", "never"] + credentials)
+            #expect(synced.exitCode == 0, "\(synced.stderr)")
+            #expect((try CLI.json(synced.stdout) as? [String: Any])?["serverGen"] is Int)
+        }
+        // The service: the later Notes, and crew 1's Wires (only crew 1 changed it).
+        let query = try CLI.run(["edit", try Self.expectation(folder), "--service", url, "--color", "never"] + Self.crew1)
+        #expect(query.exitCode == 0, "\(query.stdout)\(query.stderr)")
+        for file in [file1, file2] {
+            let status = try #require(try CLI.json(try CLI.run(["offline", "status", file, "--format", "json"]).stdout) as? [String: Any])
+            #expect(status["pendingEdits"] as? Int == 0)
+        }
+    }
+
+    static func expectation(_ folder: URL) throws -> String {
+        let path = folder.appendingPathComponent("expect.yaml").path
+        try """
+        steps:
+          - expect: {layer: Trees, objectIds: [1], count: 1, attributes: {Notes: "crew 2", Wires: "HV"}}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func syncOfAMissingFileOrAnUnreachableServiceExits2() throws {
+        let folder = try CLI.temporaryDirectory()
+        let missing = try CLI.run(["offline", "sync", folder.appendingPathComponent("nothing.geodatabase").path])
+        #expect(missing.exitCode == 2)
+        #expect(missing.stderr.contains("No geodatabase"))
+        let notOne = folder.appendingPathComponent("text.geodatabase").path
+        try "hello".write(toFile: notOne, atomically: true, encoding: .utf8)
+        let wrong = try CLI.run(["offline", "status", notOne])
+        #expect(wrong.exitCode == 2)
+        #expect(wrong.stderr.contains("not a geodatabase"))
+    }
+}
