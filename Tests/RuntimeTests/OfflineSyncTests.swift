@@ -248,6 +248,41 @@ import Testing
         #expect(try await file.hasPendingEdits() == false)
     }
 
+    /// The service applied an upload but its answer never reached the crew (the process was killed, the network
+    /// dropped): the file still holds the edits as pending, and the next sync sends them again.
+    @Test func aSyncWhoseAnswerWasLostLandsEveryEditOnceWhenRepeated() async throws {
+        let field = try await Field()
+        let (task, file) = try await field.generate("crew1")
+        defer { file.close() }
+        let geodatabase = ServiceGeodatabase(service: file.featureService)
+        try await geodatabase.load()
+        let trees = try await geodatabase.table(layerID: 0)
+        _ = try await trees.add(await trees.createFeature(attributes: attrs(["Address": .string("2 Replay St")]), geometry: point(-122.65, 45.52), spatialReference: .wgs84))
+        var six = try await trees.feature(objectId: 6)
+        six["Notes"] = .string("replayed")
+        try await trees.update(six)
+        try await trees.delete(try await trees.feature(objectId: 7))
+        _ = try await trees.addAttachment(to: try await trees.feature(objectId: 6), name: "six.jpg", contentType: "image/jpeg", data: Data("6".utf8))
+        try await geodatabase.applyEdits()
+
+        // The first upload lands; its answer is thrown away.
+        let state = try await file.state()
+        let (edits, _) = try await file.core.offlineChanges()
+        let lost = try await field.service().synchronizeReplica(SyncRequest(replicaID: state.replicaID, replicaServerGen: state.serverGen, edits: edits))
+        let allLanded = lost.editResults.allSatisfy { $0.succeeded }
+        #expect(allLanded)
+        #expect(try await file.hasPendingEdits())
+
+        let again = try await task.sync(geodatabase: file)
+        #expect(again.uploaded.adds == 1)
+        #expect(again.conflicts.isEmpty)
+        #expect(try await field.service().queryCount(layer: 0, QueryParameters(where: "Address = '2 Replay St'")) == 1)
+        #expect(try await field.serviceTree(6)?["Notes"] == .string("replayed"))
+        #expect(try await field.serviceTree(7) == nil)
+        #expect(try await field.service().attachments(layer: 0, objectId: 6, gdbVersion: nil).filter { $0.name == "six.jpg" }.count == 1)
+        #expect(try await file.hasPendingEdits() == false)
+    }
+
     @Test func exportingADeltaChangesNothingAndIsRepeatable() async throws {
         let field = try await Field()
         let (_, file) = try await field.generate("crew1")

@@ -26,19 +26,43 @@ struct ReplicaUpload {
     }
 
     func apply(_ edits: ReplicaLayerEdits, writer: inout EditWriter) throws -> Outcome {
-        let adds = edits.adds.map { EditFeature(attributes: $0.attributes, geometry: $0.geometry) }
+        // An add whose global id the service has already is a repeat of an upload whose answer the client
+        // never got (it was killed, or the network dropped the answer): it is applied as an update of that
+        // feature, so that syncing again lands every edit exactly once.
+        var fresh: [ReplicaFeature] = [], repeated: [(index: Int, feature: ReplicaFeature)] = []
+        for (index, feature) in edits.adds.enumerated() {
+            if let id = globalId(of: feature), try RowStore.visibleRow(db, layerKey: layer.key, globalId: id, view: view) != nil {
+                repeated.append((index, feature))
+            } else {
+                fresh.append(feature)
+            }
+        }
+        let adds = fresh.map { EditFeature(attributes: $0.attributes, geometry: $0.geometry) }
         var results = try writer.apply(LayerEdits(id: layer.id, adds: adds), layer: layer)
-        for (feature, result) in zip(edits.adds, results.addResults) where result.success {
+        for (feature, result) in zip(fresh, results.addResults) where result.success {
             try record(feature.editMoment, objectId: result.objectId)
         }
         var outcome = Outcome(results: results)
+        for (index, feature) in repeated {
+            let result = try repeatedAdd(feature, writer: &writer, outcome: &outcome)
+            outcome.results.addResults.insert(result, at: min(index, outcome.results.addResults.count))
+        }
         for feature in edits.updates { outcome.results.updateResults.append(try update(feature, writer: &writer, outcome: &outcome)) }
         for globalId in edits.deleteIds {
             outcome.results.deleteResults.append(try delete(globalId, clientMoment: edits.deleteMoments[globalId], writer: &writer, outcome: &outcome))
         }
+        // Attachments a repeated upload added already are updated with the same bytes instead.
+        var attachmentAdds: [ReplicaAttachment] = [], attachmentUpdates = edits.attachmentUpdates
+        for attachment in edits.attachmentAdds {
+            if let id = GUIDText.normalize(attachment.globalId), try AttachmentStore.visible(db, layerKey: layer.key, globalId: id, view: view) != nil {
+                attachmentUpdates.append(attachment)
+            } else {
+                attachmentAdds.append(attachment)
+            }
+        }
         let attachments = AttachmentEdits(
-            adds: edits.attachmentAdds.map { AttachmentUpload(globalId: $0.globalId, parentGlobalId: $0.parentGlobalId, name: $0.name, contentType: $0.contentType, data: $0.data) },
-            updates: edits.attachmentUpdates.map { AttachmentUpload(globalId: $0.globalId, parentGlobalId: $0.parentGlobalId, name: $0.name, contentType: $0.contentType, data: $0.data) },
+            adds: attachmentAdds.map { AttachmentUpload(globalId: $0.globalId, parentGlobalId: $0.parentGlobalId, name: $0.name, contentType: $0.contentType, data: $0.data) },
+            updates: attachmentUpdates.map { AttachmentUpload(globalId: $0.globalId, parentGlobalId: $0.parentGlobalId, name: $0.name, contentType: $0.contentType, data: $0.data) },
             deletes: edits.attachmentDeleteIds)
         if !attachments.isEmpty {
             results = try writer.apply(LayerEdits(id: layer.id, attachments: attachments), layer: layer)
@@ -49,6 +73,21 @@ struct ReplicaUpload {
     }
 
     // MARK: Features
+
+    /// An add the service has already (see `apply`): nothing to do when the service's state is that very edit
+    /// (same edit moment), else an update of it, conflicts resolved as for any update.
+    private func repeatedAdd(_ feature: ReplicaFeature, writer: inout EditWriter, outcome: inout Outcome) throws -> EditResult {
+        if let id = globalId(of: feature), let now = try RowStore.visibleRow(db, layerKey: layer.key, globalId: id, view: view),
+           let sent = feature.editMoment, try ReplicaStore.editMoment(db, of: now) == sent {
+            return EditResult(objectId: now.objectId, globalId: id, success: true)
+        }
+        return try update(feature, writer: &writer, outcome: &outcome)
+    }
+
+    private func globalId(of feature: ReplicaFeature) -> String? {
+        guard let field = layer.globalIdField, let given = feature.attributes[field]?.string else { return nil }
+        return GUIDText.normalize(given)
+    }
 
     /// The feature's state at the client's generation and now, when the service changed it since.
     private func serviceChange(globalId: String) throws -> (before: FeatureRowRecord?, now: FeatureRowRecord)? {
@@ -80,6 +119,10 @@ struct ReplicaUpload {
             return try plainUpdate(plain, editMoment: feature.editMoment, writer: &writer)
         }
         let serviceMoment = try ReplicaStore.editMoment(db, of: now)
+        // The service's state is this very edit, uploaded before by a sync whose answer was lost: nothing to do.
+        if let sent = feature.editMoment, sent == serviceMoment, !now.isDelete {
+            return EditResult(objectId: now.objectId, globalId: globalId, success: true)
+        }
         let clientWins = (feature.editMoment ?? moment) > serviceMoment
         if now.isDelete {
             // Deleted on the service since the client's generation (it existed then, or there would be no update).
