@@ -72,6 +72,68 @@ import Testing
         return path
     }
 
+    /// `kill -9` of `maprules offline sync` at several moments of an upload of 1,500 adds (before, while and after
+    /// the service writes them): the file always opens with either every edit pending or none, and a last sync
+    /// lands each add exactly once.
+    @Test func aSyncKilledHalfWayLeavesTheFileWholeAndARetryLandsEveryEditOnce() throws {
+        let server = try ServedSamples.start()
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)/arcgis/rest/services/TreesOfPortland/FeatureServer"
+        let folder = try CLI.temporaryDirectory()
+        let file = folder.appendingPathComponent("crew.geodatabase").path
+        #expect(try CLI.run(["offline", "generate", "--service", url, "--output", file, "--layers", "0", "--progress", "never"] + Self.crew1).exitCode == 0)
+        let adds = 1500
+        var lines = ["steps:"]
+        for i in 0..<adds {
+            lines.append("  - addFeature: {layer: Trees, attributes: {Address: \"Kill St \(i)\"}, geometry: {x: \(-122.66 + Double(i) * 0.00001), y: 45.52, spatialReference: {wkid: 4326}}}")
+        }
+        lines.append("  - applyEdits: {}")
+        let script = folder.appendingPathComponent("adds.yaml").path
+        try lines.joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        let edit = try CLI.run(["edit", script, "--service", file, "--format", "json"])
+        #expect(edit.exitCode == 0, "\(edit.stderr)")
+
+        var seen: [Int] = [], landed: [Int] = []
+        // A sync of this size takes 1 to 5 s (debug build): the server writes the upload in the first part, the file
+        // takes the download in the last; the kills fall before, inside and after the server's write.
+        for delay in [0.1, 0.6, 1.2, 1.8, 2.4, 3.0, 3.6, 4.2] {
+            let process = Process()
+            process.executableURL = CLI.executable
+            process.arguments = ["offline", "sync", file, "--progress", "never"] + Self.crew1
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let status = try CLI.run(["offline", "status", file, "--format", "json"])
+            #expect(status.exitCode == 0, "after a kill at \(delay) s: \(status.stderr)")
+            let pending = (try? CLI.json(status.stdout) as? [String: Any])?["pendingEdits"] as? Int ?? -1
+            #expect(pending == adds || pending == 0, "after a kill at \(delay) s the file holds \(pending) pending edits")
+            seen.append(pending)
+            // The service holds all of the adds or none of them, never a part.
+            let online = try [0, adds].first { count in
+                let probe = folder.appendingPathComponent("probe.yaml").path
+                try "steps:\n  - expect: {layer: Trees, where: \"Address LIKE 'Kill St %'\", count: \(count)}\n".write(toFile: probe, atomically: true, encoding: .utf8)
+                return try CLI.run(["edit", probe, "--service", url, "--color", "never"] + Self.crew1).exitCode == 0
+            }
+            #expect(online != nil, "after a kill at \(delay) s the service holds part of the adds")
+            landed.append(online ?? -1)
+        }
+        print("OfflineCommandTests: pending edits in the file after each kill: \(seen); adds on the service: \(landed)")
+        let last = try CLI.run(["offline", "sync", file, "--format", "json", "--progress", "never"] + Self.crew1)
+        #expect(last.exitCode == 0, "\(last.stderr)")
+        let check = folder.appendingPathComponent("check.yaml").path
+        try """
+        steps:
+          - expect: {layer: Trees, where: "Address LIKE 'Kill St %'", count: \(adds)}
+        """.write(toFile: check, atomically: true, encoding: .utf8)
+        let counted = try CLI.run(["edit", check, "--service", url, "--color", "never"] + Self.crew1)
+        #expect(counted.exitCode == 0, "every add once on the service (pending after each kill: \(seen)): \(counted.stdout)")
+        let status = try #require(try CLI.json(try CLI.run(["offline", "status", file, "--format", "json"]).stdout) as? [String: Any])
+        #expect(status["pendingEdits"] as? Int == 0)
+    }
+
     @Test func syncOfAMissingFileOrAnUnreachableServiceExits2() throws {
         let folder = try CLI.temporaryDirectory()
         let missing = try CLI.run(["offline", "sync", folder.appendingPathComponent("nothing.geodatabase").path])
