@@ -85,7 +85,9 @@ import Service
             let escaped = id.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-"))) ?? id
             let one = try await client.get("\(Self.trees)/replicas/\(escaped)", [("token", token), ("f", "pjson")])
             #expect(one["replicaName"]?.string == "field crew")
-            #expect(one["layers"]?.array?.map(\.int) == [0, 3])
+            #expect(one["layers"]?.array?.map { $0["id"]?.int } == [0, 3])
+            #expect(one["layers"]?[0]?["where"]?.string == "Condition = 'Good'")
+            #expect(one["layers"]?[1]?["queryOption"]?.string == "useFilter")
             #expect(one["replicaServerGen"]?.int == newGen)
             #expect(one["syncModel"]?.string == "perLayer")
             #expect(try await client.get("\(Self.trees)/replicas/\(escaped)", [("token", other)]).errorCode == 400)

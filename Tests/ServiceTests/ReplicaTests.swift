@@ -269,6 +269,67 @@ import Testing
         #expect(partial.replicaServerGen > package.serverGen)
     }
 
+    @Test func attachmentsSyncBothWays() async throws {
+        let core = try await Fixtures.core()
+        let who = try await Callers.signIn(core)
+        let package = try await core.createReplica(service: Self.trees, ReplicaRequest(layers: [0], returnAttachments: true), as: who.editor01)
+        let fourteen = Self.globalId(try await Self.tree(core, 14))
+        // editor02 adds a photo on the service.
+        let photo = Data("photo from editor02".utf8)
+        #expect(try await core.addAttachment(service: Self.trees, layer: 0, objectId: 14, name: "p.txt", contentType: "text/plain", data: photo,
+                                             as: who.editor02).addAttachmentResult?.success == true)
+        // editor01 uploads one, with its own global id, and downloads editor02's.
+        let mine = ReplicaAttachment(globalId: "{1E2D3C4B-5A69-4788-9A0B-C1D2E3F40516}", parentGlobalId: fourteen, name: "m.txt", contentType: "text/plain",
+                                     data: Data("offline photo".utf8))
+        let answer = try await core.synchronizeReplica(service: Self.trees, SyncRequest(
+            replicaID: package.replicaID, replicaServerGen: package.serverGen, edits: [ReplicaLayerEdits(id: 0, attachmentAdds: [mine])]), as: who.editor01)
+        #expect(answer.editResults.first?.attachments?.addResults.first?.globalId == mine.globalId, "\(answer.editResults)")
+        #expect(answer.edits.first?.attachmentAdds.map(\.data) == [photo])
+        #expect(answer.edits.first?.attachmentAdds.first?.parentGlobalId == fourteen)
+        let stored = try await core.attachments(service: Self.trees, layer: 0, objectId: 14, as: .anonymous).attachmentInfos
+        #expect(Set(stored.map(\.name)) == ["p.txt", "m.txt"])
+        // A replica without attachments downloads none.
+        let bare = try await core.createReplica(service: Self.trees, ReplicaRequest(layers: [0], returnAttachments: false), as: who.editor01)
+        let deleted = try await core.deleteAttachments(service: Self.trees, layer: 0, objectId: 14, attachmentIds: stored.map(\.id), as: who.admin)
+        #expect(deleted.deleteAttachmentResults.allSatisfy { $0.success })
+        let none = try await core.synchronizeReplica(service: Self.trees, SyncRequest(replicaID: bare.replicaID, syncDirection: .download), as: who.editor01)
+        #expect(none.edits.isEmpty)
+        let removed = try await core.synchronizeReplica(service: Self.trees, SyncRequest(replicaID: package.replicaID, syncDirection: .download), as: who.editor01)
+        #expect(Set(removed.edits.first?.attachmentDeleteIds ?? []) == Set(stored.map(\.globalId)))
+    }
+
+    /// Per-layer sync: each layer has its own generation and direction; a layer that only uploads keeps
+    /// its generation, so the service's changes still reach it on its next download.
+    @Test func perLayerDirectionsAndGenerations() async throws {
+        let core = try await Fixtures.core()
+        let who = try await Callers.signIn(core)
+        let package = try await core.createReplica(service: Self.trees, ReplicaRequest(layers: [0, 3], syncModel: .perLayer), as: who.editor01)
+        let gens = try #require(package.layerServerGens)
+        #expect(try await core.applyEdits(service: Self.trees, layer: 0, LayerEdits(deletes: [15]), as: who.editor02).succeeded)
+        #expect(try await core.applyEdits(service: Self.trees, layer: 3, LayerEdits(deletes: [1]), as: who.editor02).succeeded)
+        let inspection = Self.globalId(try await core.features(Self.trees, 3, where: "OBJECTID = 2").first)
+        let answer = try await core.synchronizeReplica(service: Self.trees, SyncRequest(
+            replicaID: package.replicaID,
+            syncLayers: [LayerServerGen(id: 0, serverGen: gens[0].serverGen, syncDirection: .download),
+                         LayerServerGen(id: 3, serverGen: gens[1].serverGen, syncDirection: .upload)],
+            edits: [ReplicaLayerEdits(id: 3, updates: [Self.update(inspection, [("Notes", .string("uploaded"))])])]), as: who.editor01)
+        #expect(answer.editResults.first?.succeeded == true)
+        #expect(answer.edits.map(\.id) == [0], "layer 3 only uploads")
+        let newGens = try #require(answer.layerServerGens)
+        #expect(newGens.first { $0.id == 0 }?.serverGen ?? 0 > gens[0].serverGen)
+        #expect(newGens.first { $0.id == 3 }?.serverGen == gens[1].serverGen)
+        // Uploading a layer the sync only downloads is refused.
+        await expectServiceError(400) {
+            _ = try await core.synchronizeReplica(service: Self.trees, SyncRequest(
+                replicaID: package.replicaID, syncLayers: [LayerServerGen(id: 3, serverGen: gens[1].serverGen, syncDirection: .download)],
+                edits: [ReplicaLayerEdits(id: 3, deleteIds: [inspection])]), as: who.editor01)
+        }
+        let later = try await core.synchronizeReplica(service: Self.trees, SyncRequest(replicaID: package.replicaID, syncLayers: newGens, syncDirection: .download),
+                                                      as: who.editor01)
+        #expect(later.edits.map(\.id) == [3])
+        #expect(later.edits.first?.deleteIds.count == 1)
+    }
+
     // MARK: Registration
 
     @Test func unregisterListAndAccess() async throws {
@@ -403,8 +464,9 @@ import Testing
                                 edits: [edits], conflicts: [ReplicaConflict(layer: 0, globalId: "{A}", winner: .client)])
         #expect(try SyncAnswer(json: answer.json) == answer)
         #expect(answer.json["conflicts"] == .array([.object([("layer", .int(0)), ("globalId", .string("{A}")), ("winner", .string("client"))])]))
-        let info = ReplicaInfo(replicaName: "r", replicaID: "{E}", replicaOwner: "editor01", layers: [0, 3], serverGen: 9, layerServerGens: nil, syncModel: .perReplica,
+        var info = ReplicaInfo(replicaName: "r", replicaID: "{E}", replicaOwner: "editor01", layers: [0, 3], serverGen: 9, layerServerGens: nil, syncModel: .perReplica,
                                syncDirection: .download, gdbVersion: "editor01.v", creationDate: 1, lastSyncDate: 2)
+        info.layerQueries = [0: ReplicaLayerQuery(whereClause: "DBH > 1"), 3: ReplicaLayerQuery(queryOption: .all)]
         #expect(try ReplicaInfo(json: info.json) == info)
         let queries = try ReplicaLayerQuery.parseLayerQueries(#"{"0": {"queryOption": "useFilter", "where": "DBH > 3", "useGeometry": false}, "3": {"queryOption": "none"}}"#)
         #expect(queries[0] == ReplicaLayerQuery(queryOption: .useFilter, whereClause: "DBH > 3", useGeometry: false))
