@@ -29,6 +29,7 @@ import Service
                 ("returnAttachments", "true"), ("syncModel", "perLayer"), ("syncDirection", "bidirectional"), ("dataFormat", "json"),
                 ("transportType", "esriTransportTypeEmbedded"), ("async", "false"), ("token", token), ("f", "json")])
             #expect(created["replicaName"]?.string == "field crew", "\(created)")
+            #expect(created["responseType"]?.string == "esriReplicaResponseTypeData")
             let id = try #require(created["replicaID"]?.string)
             let gen = try #require(created["serverGen"]?.int)
             #expect(created["layerServerGens"]?.array?.map { $0["id"]?.int } == [0, 3])
@@ -57,6 +58,7 @@ import Service
                 ("replicaID", id), ("syncLayers", #"[{"id":0,"serverGen":\#(gen),"syncDirection":"bidirectional"},{"id":3,"serverGen":\#(gen)}]"#),
                 ("syncDirection", "bidirectional"), ("edits", edits), ("rollbackOnFailure", "true"), ("async", "false"), ("token", token), ("f", "json")])
             #expect(synced["replicaID"]?.string == id, "\(synced)")
+            #expect(synced["responseType"]?.string == "esriReplicaResponseTypeEdits")
             let newGen = try #require(synced["replicaServerGen"]?.int)
             #expect(newGen > gen)
             #expect(synced["layerServerGens"]?.array?.allSatisfy { $0["serverGen"]?.int == newGen } == true)

@@ -355,6 +355,13 @@ import Testing
         }
         #expect(gone?.message == "Replica not found.")
         #expect(try await core.replicas(service: Self.trees, as: who.admin).map(\.replicaName) == ["two"])
+
+        // closeReplica syncs, then unregisters.
+        let closed = try await core.synchronizeReplica(service: Self.trees, SyncRequest(replicaID: two.replicaID, syncDirection: .download, closeReplica: true),
+                                                       as: who.editor02)
+        #expect(closed.replicaID == two.replicaID)
+        #expect(try await core.replicas(service: Self.trees, as: who.admin).isEmpty)
+        await expectServiceError(400) { _ = try await core.synchronizeReplica(service: Self.trees, SyncRequest(replicaID: two.replicaID), as: who.editor02) }
     }
 
     @Test func replicasSurviveReopeningTheDatabaseFile() async throws {
