@@ -436,6 +436,26 @@ import Testing
         #expect(defaultSync.edits.first?.deleteIds.count == 1)
     }
 
+    /// A DEFAULT change older than the replica's generation that a reconcile brings into the version later
+    /// is a change of the version since the generation: it is downloaded.
+    @Test func reconcileBringsOlderDefaultChangesIntoTheDownload() async throws {
+        let core = try await Fixtures.core()
+        let who = try await Callers.signIn(core)
+        let service = "DamageAssessment"
+        let version = try await core.createVersion(service: service, versionName: "later", as: who.editor01).versionInfo.versionName
+        let three = Self.globalId(try await Self.tree(core, 3, service: service), field: "globalid")
+        #expect(try await core.applyEdits(service: service, layer: 0, LayerEdits(deletes: [3]), as: who.admin).succeeded)
+        let package = try await core.createReplica(service: service, ReplicaRequest(gdbVersion: version), as: who.editor01)
+        #expect(package.layers.first?.features.contains { $0.attributes["globalid"]?.string == three } == true, "the version still reads 3")
+        let before = try await core.synchronizeReplica(service: service, SyncRequest(replicaID: package.replicaID, replicaServerGen: package.serverGen,
+                                                                                  syncDirection: .download), as: who.editor01)
+        #expect(before.edits.isEmpty)
+        _ = try await core.reconcile(service: service, version: version, as: who.editor01)
+        let after = try await core.synchronizeReplica(service: service, SyncRequest(replicaID: package.replicaID, replicaServerGen: before.replicaServerGen,
+                                                                                 syncDirection: .download), as: who.editor01)
+        #expect(after.edits.first?.deleteIds == [three])
+    }
+
     @Test func layersWithoutEditCapabilitiesOnlyDownload() async throws {
         let core = try await Fixtures.core()
         let who = try await Callers.signIn(core)
