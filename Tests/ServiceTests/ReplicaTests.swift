@@ -8,8 +8,8 @@ import Testing
     static let trees = "TreesOfPortland"
 
     /// The tree with `objectId` as the core answers it (layer 0, in the layer's spatial reference).
-    static func tree(_ core: ServiceCore, _ objectId: Int64, version: String? = nil, service: String = trees) async throws -> Feature? {
-        try await core.query(service: service, layer: 0, QueryParameters(objectIds: [objectId], gdbVersion: version), as: .anonymous)
+    static func tree(_ core: ServiceCore, _ objectId: Int64, version: String? = nil, service: String = trees, as caller: Caller = .anonymous) async throws -> Feature? {
+        try await core.query(service: service, layer: 0, QueryParameters(objectIds: [objectId], gdbVersion: version), as: caller)
             .featureSet?.features.first
     }
 
@@ -40,7 +40,7 @@ import Testing
         let queried = try #require(try await Self.tree(core, 1))
         #expect(first.attributes["OBJECTID"] == .int(1))
         #expect(first.attributes["GlobalID"]?.string == Self.globalId(queried))
-        #expect(first.attributes.names.count == 16, "every field but the shape: \(first.attributes.names)")
+        #expect(first.attributes.names.count == 17, "every field: \(first.attributes.names)")
         #expect(first.attributes["Condition"] == queried.attributes["Condition"])
         // Web Mercator (the layer's), as the query answers it.
         #expect(first.geometry == queried.geometry)
@@ -116,7 +116,7 @@ import Testing
         let three = Self.globalId(try await Self.tree(core, 3))
         let four = Self.globalId(try await Self.tree(core, 4))
         let edits = try await core.applyEdits(service: Self.trees, layer: 0, LayerEdits(
-            adds: [EditFeature(attributes: Attributes([("Address", .string("1 New St")), ("Site_Type", .string("Park"))]), geometry: .point(Point(x: -13652000, y: 5704000)))],
+            adds: [EditFeature(attributes: Attributes([("Address", .string("1 New St")), ("Site_Type", .string("PK"))]), geometry: .point(Point(x: -13652000, y: 5704000)))],
             updates: [EditFeature(attributes: Attributes([("OBJECTID", .int(3)), ("Notes", .string("pruned by editor02"))]))],
             deletes: [4]), as: who.editor02)
         #expect(edits.succeeded)
@@ -149,7 +149,7 @@ import Testing
         let six = Self.globalId(try await Self.tree(core, 6))
         let newId = "{6A0F8D2E-1B7C-4E55-9D3A-2F4B6C8E0A11}"
         let added = ReplicaFeature(attributes: Attributes([("GlobalID", .string(newId.lowercased())), ("OBJECTID", .int(-1)),
-                                                          ("Address", .string("9 Offline Ave")), ("Site_Type", .string("Street"))]),
+                                                          ("Address", .string("9 Offline Ave")), ("Site_Type", .string("TL"))]),
                                    geometry: .point(Point(x: -13652100, y: 5704100)))
         let answer = try await core.synchronizeReplica(service: Self.trees, SyncRequest(
             replicaID: package.replicaID, replicaServerGen: package.serverGen,
@@ -206,7 +206,7 @@ import Testing
         }
         let merged = try #require(try await Self.tree(core, 7))
         #expect(merged.attributes["Notes"] == .string("late"))
-        #expect(merged.attributes["DBH"] == .double(11))
+        #expect(merged.attributes["DBH"]?.double == 11)
         #expect(merged.attributes["Condition"] == .string("Dead"))
         #expect(conflicts == [ReplicaConflict(layer: 0, globalId: tree, winner: firstSyncsFirst ? .client : .service)])
     }
@@ -269,6 +269,67 @@ import Testing
         #expect(partial.replicaServerGen > package.serverGen)
     }
 
+    @Test func attachmentsSyncBothWays() async throws {
+        let core = try await Fixtures.core()
+        let who = try await Callers.signIn(core)
+        let package = try await core.createReplica(service: Self.trees, ReplicaRequest(layers: [0], returnAttachments: true), as: who.editor01)
+        let fourteen = Self.globalId(try await Self.tree(core, 14))
+        // editor02 adds a photo on the service.
+        let photo = Data("photo from editor02".utf8)
+        #expect(try await core.addAttachment(service: Self.trees, layer: 0, objectId: 14, name: "p.txt", contentType: "text/plain", data: photo,
+                                             as: who.editor02).addAttachmentResult?.success == true)
+        // editor01 uploads one, with its own global id, and downloads editor02's.
+        let mine = ReplicaAttachment(globalId: "{1E2D3C4B-5A69-4788-9A0B-C1D2E3F40516}", parentGlobalId: fourteen, name: "m.txt", contentType: "text/plain",
+                                     data: Data("offline photo".utf8))
+        let answer = try await core.synchronizeReplica(service: Self.trees, SyncRequest(
+            replicaID: package.replicaID, replicaServerGen: package.serverGen, edits: [ReplicaLayerEdits(id: 0, attachmentAdds: [mine])]), as: who.editor01)
+        #expect(answer.editResults.first?.attachments?.addResults.first?.globalId == mine.globalId, "\(answer.editResults)")
+        #expect(answer.edits.first?.attachmentAdds.map(\.data) == [photo])
+        #expect(answer.edits.first?.attachmentAdds.first?.parentGlobalId == fourteen)
+        let stored = try await core.attachments(service: Self.trees, layer: 0, objectId: 14, as: .anonymous).attachmentInfos
+        #expect(Set(stored.map(\.name)) == ["p.txt", "m.txt"])
+        // A replica without attachments downloads none.
+        let bare = try await core.createReplica(service: Self.trees, ReplicaRequest(layers: [0], returnAttachments: false), as: who.editor01)
+        let deleted = try await core.deleteAttachments(service: Self.trees, layer: 0, objectId: 14, attachmentIds: stored.map(\.id), as: who.admin)
+        #expect(deleted.deleteAttachmentResults.allSatisfy { $0.success })
+        let none = try await core.synchronizeReplica(service: Self.trees, SyncRequest(replicaID: bare.replicaID, syncDirection: .download), as: who.editor01)
+        #expect(none.edits.isEmpty)
+        let removed = try await core.synchronizeReplica(service: Self.trees, SyncRequest(replicaID: package.replicaID, syncDirection: .download), as: who.editor01)
+        #expect(Set(removed.edits.first?.attachmentDeleteIds ?? []) == Set(stored.map(\.globalId)))
+    }
+
+    /// Per-layer sync: each layer has its own generation and direction; a layer that only uploads keeps
+    /// its generation, so the service's changes still reach it on its next download.
+    @Test func perLayerDirectionsAndGenerations() async throws {
+        let core = try await Fixtures.core()
+        let who = try await Callers.signIn(core)
+        let package = try await core.createReplica(service: Self.trees, ReplicaRequest(layers: [0, 3], syncModel: .perLayer), as: who.editor01)
+        let gens = try #require(package.layerServerGens)
+        #expect(try await core.applyEdits(service: Self.trees, layer: 0, LayerEdits(deletes: [15]), as: who.editor02).succeeded)
+        #expect(try await core.applyEdits(service: Self.trees, layer: 3, LayerEdits(deletes: [1]), as: who.editor02).succeeded)
+        let inspection = Self.globalId(try await core.features(Self.trees, 3, where: "OBJECTID = 2").first)
+        let answer = try await core.synchronizeReplica(service: Self.trees, SyncRequest(
+            replicaID: package.replicaID,
+            syncLayers: [LayerServerGen(id: 0, serverGen: gens[0].serverGen, syncDirection: .download),
+                         LayerServerGen(id: 3, serverGen: gens[1].serverGen, syncDirection: .upload)],
+            edits: [ReplicaLayerEdits(id: 3, updates: [Self.update(inspection, [("Notes", .string("uploaded"))])])]), as: who.editor01)
+        #expect(answer.editResults.first?.succeeded == true)
+        #expect(answer.edits.map(\.id) == [0], "layer 3 only uploads")
+        let newGens = try #require(answer.layerServerGens)
+        #expect(newGens.first { $0.id == 0 }?.serverGen ?? 0 > gens[0].serverGen)
+        #expect(newGens.first { $0.id == 3 }?.serverGen == gens[1].serverGen)
+        // Uploading a layer the sync only downloads is refused.
+        await expectServiceError(400) {
+            _ = try await core.synchronizeReplica(service: Self.trees, SyncRequest(
+                replicaID: package.replicaID, syncLayers: [LayerServerGen(id: 3, serverGen: gens[1].serverGen, syncDirection: .download)],
+                edits: [ReplicaLayerEdits(id: 3, deleteIds: [inspection])]), as: who.editor01)
+        }
+        let later = try await core.synchronizeReplica(service: Self.trees, SyncRequest(replicaID: package.replicaID, syncLayers: newGens, syncDirection: .download),
+                                                      as: who.editor01)
+        #expect(later.edits.map(\.id) == [3])
+        #expect(later.edits.first?.deleteIds.count == 1)
+    }
+
     // MARK: Registration
 
     @Test func unregisterListAndAccess() async throws {
@@ -294,6 +355,13 @@ import Testing
         }
         #expect(gone?.message == "Replica not found.")
         #expect(try await core.replicas(service: Self.trees, as: who.admin).map(\.replicaName) == ["two"])
+
+        // closeReplica syncs, then unregisters.
+        let closed = try await core.synchronizeReplica(service: Self.trees, SyncRequest(replicaID: two.replicaID, syncDirection: .download, closeReplica: true),
+                                                       as: who.editor02)
+        #expect(closed.replicaID == two.replicaID)
+        #expect(try await core.replicas(service: Self.trees, as: who.admin).isEmpty)
+        await expectServiceError(400) { _ = try await core.synchronizeReplica(service: Self.trees, SyncRequest(replicaID: two.replicaID), as: who.editor02) }
     }
 
     @Test func replicasSurviveReopeningTheDatabaseFile() async throws {
@@ -351,7 +419,7 @@ import Testing
             replicaID: package.replicaID, replicaServerGen: package.serverGen,
             edits: [ReplicaLayerEdits(id: 0, updates: [Self.update(gid, [("notes", .string("seen offline"))], field: "globalid")])]), as: who.editor01)
         #expect(answer.editResults.first?.succeeded == true, "\(answer.editResults)")
-        #expect(try await Self.tree(core, 1, version: version, service: service)?.attributes["notes"] == .string("seen offline"))
+        #expect(try await Self.tree(core, 1, version: version, service: service, as: who.editor01)?.attributes["notes"] == .string("seen offline"))
         #expect(try await Self.tree(core, 1, service: service)?.attributes["notes"] == first.attributes["notes"], "DEFAULT unchanged")
         #expect(try await core.replica(service: service, id: package.replicaID, as: who.editor01).gdbVersion == version)
 
@@ -366,6 +434,26 @@ import Testing
         #expect(try await core.applyEdits(service: service, layer: 0, LayerEdits(deletes: [2]), as: who.admin).succeeded)
         let defaultSync = try await core.synchronizeReplica(service: service, SyncRequest(replicaID: onDefault.replicaID, syncDirection: .download), as: who.editor01)
         #expect(defaultSync.edits.first?.deleteIds.count == 1)
+    }
+
+    /// A DEFAULT change older than the replica's generation that a reconcile brings into the version later
+    /// is a change of the version since the generation: it is downloaded.
+    @Test func reconcileBringsOlderDefaultChangesIntoTheDownload() async throws {
+        let core = try await Fixtures.core()
+        let who = try await Callers.signIn(core)
+        let service = "DamageAssessment"
+        let version = try await core.createVersion(service: service, versionName: "later", as: who.editor01).versionInfo.versionName
+        let three = Self.globalId(try await Self.tree(core, 3, service: service), field: "globalid")
+        #expect(try await core.applyEdits(service: service, layer: 0, LayerEdits(deletes: [3]), as: who.admin).succeeded)
+        let package = try await core.createReplica(service: service, ReplicaRequest(gdbVersion: version), as: who.editor01)
+        #expect(package.layers.first?.features.contains { $0.attributes["globalid"]?.string == three } == true, "the version still reads 3")
+        let before = try await core.synchronizeReplica(service: service, SyncRequest(replicaID: package.replicaID, replicaServerGen: package.serverGen,
+                                                                                  syncDirection: .download), as: who.editor01)
+        #expect(before.edits.isEmpty)
+        _ = try await core.reconcile(service: service, version: version, as: who.editor01)
+        let after = try await core.synchronizeReplica(service: service, SyncRequest(replicaID: package.replicaID, replicaServerGen: before.replicaServerGen,
+                                                                                 syncDirection: .download), as: who.editor01)
+        #expect(after.edits.first?.deleteIds == [three])
     }
 
     @Test func layersWithoutEditCapabilitiesOnlyDownload() async throws {
@@ -403,8 +491,9 @@ import Testing
                                 edits: [edits], conflicts: [ReplicaConflict(layer: 0, globalId: "{A}", winner: .client)])
         #expect(try SyncAnswer(json: answer.json) == answer)
         #expect(answer.json["conflicts"] == .array([.object([("layer", .int(0)), ("globalId", .string("{A}")), ("winner", .string("client"))])]))
-        let info = ReplicaInfo(replicaName: "r", replicaID: "{E}", replicaOwner: "editor01", layers: [0, 3], serverGen: 9, layerServerGens: nil, syncModel: .perReplica,
+        var info = ReplicaInfo(replicaName: "r", replicaID: "{E}", replicaOwner: "editor01", layers: [0, 3], serverGen: 9, layerServerGens: nil, syncModel: .perReplica,
                                syncDirection: .download, gdbVersion: "editor01.v", creationDate: 1, lastSyncDate: 2)
+        info.layerQueries = [0: ReplicaLayerQuery(whereClause: "DBH > 1"), 3: ReplicaLayerQuery(queryOption: .all)]
         #expect(try ReplicaInfo(json: info.json) == info)
         let queries = try ReplicaLayerQuery.parseLayerQueries(#"{"0": {"queryOption": "useFilter", "where": "DBH > 3", "useGeometry": false}, "3": {"queryOption": "none"}}"#)
         #expect(queries[0] == ReplicaLayerQuery(queryOption: .useFilter, whereClause: "DBH > 3", useGeometry: false))

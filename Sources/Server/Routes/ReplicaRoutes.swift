@@ -5,7 +5,8 @@ import WebMap
 
 /// `<service>/FeatureServer/createReplica`, `synchronizeReplica`, `unRegisterReplica`, `replicas` and
 /// `replicas/<id>` (service.md, "Replicas"), with ArcGIS's parameter names. Answers are synchronous
-/// (`async=true` is refused) and JSON. With `transportType=esriTransportTypeUrl` the answer is kept and
+/// (`async=true` is refused) and JSON, with ArcGIS's `responseType` (`esriReplicaResponseTypeData`, `...Info`
+/// for `registerAtGeneration`, `...Edits`, `...NoEdits`). With `transportType=esriTransportTypeUrl` the answer is kept and
 /// `{"responseUrl"}` names it under `replicaFiles/<id>.json`, served to whoever may use the replica.
 struct ReplicaRoutes {
     let core: ServiceCore
@@ -26,8 +27,11 @@ struct ReplicaRoutes {
         let a = context.arguments
         try Self.refuseAsync(a)
         let service = try context.serviceName()
-        let package = try await core.createReplica(service: service, try ReplicaRequest(arguments: a), as: context.caller)
-        return try await answer(package.json, replicaID: package.replicaID, service: service, request: request, context: context)
+        let replicaRequest = try ReplicaRequest(arguments: a)
+        let package = try await core.createReplica(service: service, replicaRequest, as: context.caller)
+        var document = package.json
+        document.set("responseType", .string(replicaRequest.registerAtGeneration == nil ? "esriReplicaResponseTypeData" : "esriReplicaResponseTypeInfo"))
+        return try await answer(document, replicaID: package.replicaID, service: service, request: request, context: context)
     }
 
     @Sendable func synchronizeReplica(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
@@ -35,7 +39,9 @@ struct ReplicaRoutes {
         try Self.refuseAsync(a)
         let service = try context.serviceName()
         let sync = try await core.synchronizeReplica(service: service, try SyncRequest(arguments: a), as: context.caller)
-        return try await answer(sync.json, replicaID: sync.replicaID, service: service, request: request, context: context)
+        var document = sync.json
+        document.set("responseType", .string(sync.edits.isEmpty && sync.editResults.isEmpty ? "esriReplicaResponseTypeNoEdits" : "esriReplicaResponseTypeEdits"))
+        return try await answer(document, replicaID: sync.replicaID, service: service, request: request, context: context)
     }
 
     @Sendable func unRegisterReplica(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {

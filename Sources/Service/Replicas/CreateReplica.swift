@@ -132,10 +132,13 @@ extension ServiceCore {
 
     static func info(_ record: ReplicaRecord, db: Database, service: ServiceModel) throws -> ReplicaInfo {
         let version = try VersionRecord.filter(VersionRecord.Columns.guid == record.versionGuid).fetchOne(db)
-        return ReplicaInfo(replicaName: record.name, replicaID: record.id, replicaOwner: record.owner,
-                           layers: try record.decodedDefinition().layers.map(\.id), serverGen: record.serverGen,
+        let definition = try record.decodedDefinition()
+        var info = ReplicaInfo(replicaName: record.name, replicaID: record.id, replicaOwner: record.owner,
+                           layers: definition.layers.map(\.id), serverGen: record.serverGen,
                            layerServerGens: try record.decodedLayerGens(), syncModel: record.model, syncDirection: record.direction,
                            gdbVersion: service.isBranchVersioned ? version?.qualifiedName : nil,
                            creationDate: record.creationDate, lastSyncDate: record.lastSyncDate)
+        for layer in definition.layers { info.layerQueries[layer.id] = layer.query }
+        return info
     }
 }

@@ -301,24 +301,32 @@ extension SyncAnswer {
 }
 
 extension ReplicaInfo {
-    /// `{"replicaName", "replicaID", "replicaOwner", "layers", "replicaServerGen", "layerServerGens"?, "syncModel",
+    /// `{"replicaName", "replicaID", "replicaOwner", "layers": [{"id", "queryOption", "where"?, "useGeometry", "includeRelated"}],
+    /// "replicaServerGen", "layerServerGens"?, "syncModel",
     /// "syncDirection", "gdbVersion"?, "creationDate", "lastSyncDate"?}`.
     public init(json: JSON) throws {
         guard let name = json["replicaName"]?.string, let id = json["replicaID"]?.string, let gen = json["replicaServerGen"]?.double else {
             throw ServiceError.invalidParameter("A replica description needs replicaName, replicaID and replicaServerGen.")
         }
         self.init(replicaName: name, replicaID: id, replicaOwner: json["replicaOwner"]?.string ?? "",
-                  layers: (json["layers"]?.array ?? []).compactMap(\.int), serverGen: Int64(gen),
+                  layers: (json["layers"]?.array ?? []).compactMap { $0.int ?? $0["id"]?.int }, serverGen: Int64(gen),
                   layerServerGens: try json["layerServerGens"]?.array?.map(LayerServerGen.init(json:)),
                   syncModel: try json["syncModel"]?.string.map(SyncModel.init(parameter:)) ?? .perReplica,
                   syncDirection: try json["syncDirection"]?.string.map(SyncDirection.init(parameter:)) ?? .bidirectional,
                   gdbVersion: json["gdbVersion"]?.string,
                   creationDate: Int64(json["creationDate"]?.double ?? 0), lastSyncDate: json["lastSyncDate"]?.double.map { Int64($0) })
+        for layer in json["layers"]?.array ?? [] where layer.objectMembers != nil {
+            if let id = layer["id"]?.int { layerQueries[id] = try ReplicaLayerQuery(json: layer) }
+        }
     }
 
     public var json: JSON {
         var members: [(String, JSON)] = [("replicaName", .string(replicaName)), ("replicaID", .string(replicaID)), ("replicaOwner", .string(replicaOwner)),
-                                         ("layers", .array(layers.map(JSON.int))), ("replicaServerGen", .int(Int(serverGen)))]
+                                         ("layers", .array(layers.map { id in
+                                             // ArcGIS describes each layer with its query: {"id", "queryOption", "where", "useGeometry", "includeRelated"}.
+                                             .object([("id", .int(id))] + ((layerQueries[id] ?? ReplicaLayerQuery()).json.objectMembers ?? []))
+                                         })),
+                                         ("replicaServerGen", .int(Int(serverGen)))]
         if let layerServerGens { members.append(("layerServerGens", .array(layerServerGens.map(\.json)))) }
         members.append(("syncModel", .string(syncModel.rawValue)))
         members.append(("syncDirection", .string(syncDirection.rawValue)))

@@ -273,6 +273,8 @@ public struct ReplicaInfo: Sendable, Equatable {
     public var gdbVersion: String?
     public var creationDate: Int64
     public var lastSyncDate: Int64?
+    /// What the replica takes of each layer (its `layerQueries`, defaults filled in), by layer id.
+    public var layerQueries: [Int: ReplicaLayerQuery] = [:]
 
     public init(replicaName: String, replicaID: String, replicaOwner: String, layers: [Int], serverGen: Int64, layerServerGens: [LayerServerGen]?,
                 syncModel: SyncModel, syncDirection: SyncDirection, gdbVersion: String?, creationDate: Int64, lastSyncDate: Int64?) {
