@@ -8,17 +8,6 @@ import Testing
     static let crew1 = ["--user", "editor01", "--password", "sample-editor01"]
     static let crew2 = ["--user", "editor02", "--password", "sample-editor02"]
 
-    static func script(_ folder: URL, _ name: String, notes: String, extra: String = "") throws -> String {
-        let path = folder.appendingPathComponent(name).path
-        try """
-        steps:
-          - updateAttributes: {layer: Trees, objectId: 1, attributes: {Notes: "\(notes)"\(extra)}}
-          - applyEdits: {}
-          - expect: {layer: Trees, objectIds: [1], attributes: {Notes: "\(notes)"}}
-        """.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
     @Test(arguments: [true, false])
     func twoCrewsGenerateEditOfflineAndSyncInEitherOrder(crew1First: Bool) throws {
         let server = try ServedSamples.start()
@@ -39,11 +28,11 @@ import Testing
         // An existing output is refused.
         #expect(try CLI.run(["offline", "generate", "--service", url, "--output", file2, "--progress", "never"] + Self.crew2).exitCode == 2)
 
-        // Offline edits, crew 1 first: Notes and Wires; crew 2 later: Notes.
-        let edit1 = try CLI.run(["edit", try Self.script(folder, "crew1.yaml", notes: "crew 1", extra: ", Wires: \"HV\""), "--service", file1, "--color", "never"])
+        // Offline edits with the sample scripts, crew 1 first (Notes and Wires), crew 2 later (Notes and Site_Width).
+        let edit1 = try CLI.run(["edit", "Samples/Scripts/TreesOfPortland-offline-crew1.yaml", "--service", file1, "--color", "never"])
         #expect(edit1.exitCode == 0, "\(edit1.stdout)\(edit1.stderr)")
         Thread.sleep(forTimeInterval: 0.05)
-        let edit2 = try CLI.run(["edit", try Self.script(folder, "crew2.yaml", notes: "crew 2"), "--service", file2, "--color", "never"])
+        let edit2 = try CLI.run(["edit", "Samples/Scripts/TreesOfPortland-offline-crew2.yaml", "--service", file2, "--color", "never"])
         #expect(edit2.exitCode == 0, "\(edit2.stdout)\(edit2.stderr)")
         let pending = try #require(try CLI.json(try CLI.run(["offline", "status", file1, "--format", "json"]).stdout) as? [String: Any])
         #expect(pending["pendingEdits"] as? Int == 1)
@@ -67,7 +56,7 @@ import Testing
         let path = folder.appendingPathComponent("expect.yaml").path
         try """
         steps:
-          - expect: {layer: Trees, objectIds: [1], count: 1, attributes: {Notes: "crew 2", Wires: "HV"}}
+          - expect: {layer: Trees, objectIds: [1], count: 1, attributes: {Notes: "Crew 2: trunk wound, follow up", Wires: "HV", Site_Width: 5.5}}
         """.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

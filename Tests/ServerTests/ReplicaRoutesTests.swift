@@ -11,6 +11,44 @@ import Service
 @Suite struct ReplicaRoutesTests {
     static let trees = "/arcgis/rest/services/TreesOfPortland/FeatureServer"
 
+    /// `dataFormat=sqlite`: a local geodatabase file to download (the runtime's offline format), its rows and
+    /// replica state inside; without the url transport it is refused and no replica is left behind.
+    @Test func sqliteDataFormatAnswersAGeodatabaseFileToDownload() async throws {
+        try await Fixtures.app().test(.live) { client in
+            let token = try await client.token("editor01")
+            let embedded = try await client.post("\(Self.trees)/createReplica", [("layers", "0"), ("dataFormat", "sqlite"), ("token", token), ("f", "json")])
+            #expect(embedded["error"]?["code"]?.int == 400, "\(embedded)")
+            #expect(try await client.get("\(Self.trees)/replicas", [("token", token), ("f", "json")]).array?.isEmpty == true)
+
+            let created = try await client.post("\(Self.trees)/createReplica", [
+                ("layers", "0,3"), ("dataFormat", "sqlite"), ("transportType", "esriTransportTypeUrl"), ("token", token), ("f", "json")])
+            let url = try #require(created["responseUrl"]?.string, "\(created.text)")
+            let id = try #require(created["replicaID"]?.string)
+            #expect(url.hasSuffix(".geodatabase"))
+            let path = String(url[try #require(url.range(of: "/arcgis/"))!.lowerBound...])
+            let download = try await client.execute(uri: path + "?token=\(token)", method: .get)
+            #expect(download.status == .ok)
+            let bytes = Data(buffer: download.body)
+            #expect(bytes.starts(with: Array("SQLite format 3".utf8)))
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("maprules-sqlite-\(UUID().uuidString).geodatabase").path
+            try bytes.write(to: URL(fileURLWithPath: file))
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            var configuration = ServiceCore.Configuration(database: file)
+            configuration.singleConnection = true
+            let local = try await ServiceCore.open(configuration)
+            let state = try #require(try await local.offlineState())
+            #expect(state.replicaID == id)
+            #expect(state.layers == [0, 3])
+            #expect(state.user == "editor01")
+            #expect(try await local.offlineLayerSummaries().first { $0.id == 0 }?.features == 24)
+            try local.close()
+            // Someone else may not download it.
+            let other = try await client.token("editor02")
+            let refused = try await client.execute(uri: path + "?token=\(other)&f=json", method: .get)
+            #expect(refused.status != .ok || (try? refused.json["error"]) != nil)
+        }
+    }
+
     @Test func createSyncUnregisterAndListOverHTTP() async throws {
         try await Fixtures.app().test(.live) { client in
             let token = try await client.token("editor01")
@@ -120,7 +158,7 @@ import Service
 
             let sqlite = try await client.post("\(Self.trees)/createReplica", [("dataFormat", "sqlite"), ("token", token)])
             #expect(sqlite.errorCode == 400)
-            #expect(sqlite["error"]?["details"]?[0]?.string?.contains("dataFormat sqlite is not supported yet") == true)
+            #expect(sqlite["error"]?["details"]?[0]?.string?.contains("transportType=esriTransportTypeUrl") == true)
             let async = try await client.post("\(Self.trees)/createReplica", [("async", "true"), ("token", token)])
             #expect(async.errorCode == 400)
             #expect(async["error"]?["details"]?[0]?.string?.contains("async=true") == true)

@@ -101,7 +101,7 @@ import Testing
         let who = try await Callers.signIn(core)
         await expectServiceError(499) { _ = try await core.createReplica(service: Self.trees, ReplicaRequest(), as: .anonymous) }
         await expectServiceError(404) { _ = try await core.createReplica(service: Self.trees, ReplicaRequest(layers: [9]), as: who.editor01) }
-        await expectServiceError(400) { _ = try await core.createReplica(service: Self.trees, ReplicaRequest(dataFormat: .sqlite), as: who.editor01) }
+        await expectServiceError(400) { _ = try await core.createReplica(service: Self.trees, ReplicaRequest(syncModel: .none), as: who.editor01) }
         await expectServiceError(400) {
             _ = try await core.createReplica(service: Self.trees, ReplicaRequest(layerQueries: [0: ReplicaLayerQuery(whereClause: "Condition = ")]), as: who.editor01)
         }

@@ -7,7 +7,8 @@ import WebMap
 /// `replicas/<id>` (service.md, "Replicas"), with ArcGIS's parameter names. Answers are synchronous
 /// (`async=true` is refused) and JSON, with ArcGIS's `responseType` (`esriReplicaResponseTypeData`, `...Info`
 /// for `registerAtGeneration`, `...Edits`, `...NoEdits`). With `transportType=esriTransportTypeUrl` the answer is kept and
-/// `{"responseUrl"}` names it under `replicaFiles/<id>.json`, served to whoever may use the replica.
+/// `{"responseUrl"}` names it under `replicaFiles/<id>.json`, served to whoever may use the replica;
+/// `dataFormat=sqlite` (with the url transport) answers a local geodatabase file, `replicaFiles/<id>.geodatabase`.
 struct ReplicaRoutes {
     let core: ServiceCore
     let site: SiteInfo
@@ -29,6 +30,9 @@ struct ReplicaRoutes {
         let service = try context.serviceName()
         let replicaRequest = try ReplicaRequest(arguments: a)
         let package = try await core.createReplica(service: service, replicaRequest, as: context.caller)
+        if replicaRequest.dataFormat == .sqlite && replicaRequest.registerAtGeneration == nil {
+            return try await sqliteAnswer(package, service: service, request: request, context: context)
+        }
         var document = package.json
         document.set("responseType", .string(replicaRequest.registerAtGeneration == nil ? "esriReplicaResponseTypeData" : "esriReplicaResponseTypeInfo"))
         return try await answer(document, replicaID: package.replicaID, service: service, request: request, context: context)
@@ -64,8 +68,16 @@ struct ReplicaRoutes {
     /// A kept answer (`transportType=esriTransportTypeUrl`), to those who may use its replica.
     @Sendable func replicaFile(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
         let name = try context.pathParameter("file")
-        let id = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
         let service = try context.serviceName()
+        if name.hasSuffix(".geodatabase") {
+            let id = String(name.dropLast(".geodatabase".count))
+            _ = try await core.replica(service: service, id: id, as: context.caller)
+            guard let data = await files.geodatabase(replicaID: id) else {
+                throw ServiceError(code: 404, message: "Replica file not found.", details: ["No geodatabase of replica '\(id.prefix(60))' is kept."])
+            }
+            return ArcGISResponse.bytes(data, contentType: "application/vnd.sqlite3")
+        }
+        let id = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
         _ = try await core.replica(service: service, id: id, as: context.caller)
         guard let document = await files.document(replicaID: id) else {
             throw ServiceError(code: 404, message: "Replica file not found.", details: ["No kept answer of replica '\(id.prefix(60))' (each is kept until the replica's next answer)."])
@@ -74,6 +86,37 @@ struct ReplicaRoutes {
     }
 
     // MARK: Helpers
+
+    /// `dataFormat=sqlite`: the replica's data as a local geodatabase, the one-file SQLite format the runtime's
+    /// `OfflineGeodatabase` opens (`maprules edit --service FILE.geodatabase`), kept for download under
+    /// `replicaFiles/<id>.geodatabase` (`{"responseUrl"}`; a file cannot be embedded in JSON).
+    private func sqliteAnswer(_ package: ReplicaPackage, service: String, request: Request, context: MapRulesRequestContext) async throws -> Response {
+        guard context.arguments.string("transportType")?.lowercased() == "esritransporttypeurl" else {
+            try? await core.unRegisterReplica(service: service, replicaID: package.replicaID, as: context.caller)
+            throw ServiceError.invalidParameter("dataFormat=sqlite needs transportType=esriTransportTypeUrl (a file is downloaded, not embedded in JSON).")
+        }
+        let root = try core.serviceInfo(service: service, as: context.caller)
+        let model = try core.service(service)
+        let layers = try model.layers.map { (id: $0.id, metadata: try core.layerInfo(service: service, layer: $0.id, as: context.caller)) }
+        let serviceURL = "\(site.baseURL(for: request))/rest/services/\(service)/FeatureServer"
+        let user = context.caller.username
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maprules-replica-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("replica.geodatabase").path
+        try await ServiceCore.createOfflineGeodatabase(at: path, serviceName: model.name, root: root, layers: layers, package: package) { moment in
+            OfflineReplicaState(serviceURL: serviceURL, serviceName: model.name, replicaID: package.replicaID, replicaName: package.replicaName,
+                                syncModel: package.syncModel, syncDirection: package.syncDirection, gdbVersion: package.gdbVersion,
+                                layers: package.layers.map(\.id), serverGen: package.serverGen, layerServerGens: package.layerServerGens,
+                                syncedThrough: moment, createdDate: moment, user: user)
+        }
+        await files.keep(geodatabase: try Data(contentsOf: URL(fileURLWithPath: path)), replicaID: package.replicaID)
+        let bare = package.replicaID.trimmingCharacters(in: CharacterSet(charactersIn: "{}"))
+        let url = "\(serviceURL)/replicaFiles/\(bare).geodatabase"
+        return ArcGISResponse.document(.object([("responseUrl", .string(url)), ("replicaID", .string(package.replicaID)),
+                                                ("replicaName", .string(package.replicaName)), ("serverGen", .int(Int(package.serverGen))),
+                                                ("responseType", .string("esriReplicaResponseTypeData"))]), context: context)
+    }
 
     /// The answer itself (`esriTransportTypeEmbedded`, the default) or `{"responseUrl"}` (`esriTransportTypeUrl`).
     private func answer(_ document: JSON, replicaID: String, service: String, request: Request, context: MapRulesRequestContext) async throws -> Response {
@@ -105,9 +148,16 @@ actor ReplicaFiles {
         GUIDText.normalize(replicaID) ?? replicaID
     }
 
+    private var geodatabases: [String: Data] = [:]
+
     func keep(_ document: JSON, replicaID: String) { documents[Self.key(replicaID)] = document }
     func document(replicaID: String) -> JSON? { documents[Self.key(replicaID)] }
-    func remove(replicaID: String) { documents[Self.key(replicaID)] = nil }
+    func keep(geodatabase data: Data, replicaID: String) { geodatabases[Self.key(replicaID)] = data }
+    func geodatabase(replicaID: String) -> Data? { geodatabases[Self.key(replicaID)] }
+    func remove(replicaID: String) {
+        documents[Self.key(replicaID)] = nil
+        geodatabases[Self.key(replicaID)] = nil
+    }
 }
 
 extension ReplicaRequest {
@@ -151,8 +201,8 @@ extension ReplicaRequest {
         if let text = a.string("dataFormat") {
             switch text.lowercased() {
             case "json": dataFormat = .json
-            case "sqlite": throw ServiceError.notSupported("dataFormat sqlite is not supported yet; ask for dataFormat=json.")
-            default: throw ServiceError.invalidParameter("dataFormat must be json, not '\(text.prefix(40))'.")
+            case "sqlite": dataFormat = .sqlite
+            default: throw ServiceError.invalidParameter("dataFormat must be json or sqlite, not '\(text.prefix(40))'.")
             }
         }
         gdbVersion = a.string("gdbVersion")

@@ -14,7 +14,8 @@ extension ServiceCore {
         let policy = AccessPolicy(core: self, service: service, caller: caller)
         try policy.requireSignedIn()
         try policy.requireQuery()
-        guard request.dataFormat == .json else { throw ServiceError.notSupported("dataFormat sqlite is not supported yet; ask for dataFormat=json.") }
+        // dataFormat: the core answers the data either way; for sqlite the caller writes it into a local
+        // geodatabase file (`createOfflineGeodatabase`, as the HTTP face does).
         guard request.syncModel != .none else { throw ServiceError.notSupported("syncModel none is not supported: ask for perReplica or perLayer.") }
 
         var unique: [Int] = []
