@@ -123,6 +123,29 @@ import Testing
         #expect(status["pendingEdits"] as? Int == 0)
     }
 
+    /// Another command holds the file (its lock taken here, as a running `maprules offline sync` holds it):
+    /// every command on it exits 2 saying "in use", and works again once the lock is given back.
+    @Test func aCommandOnAFileInUseExits2() throws {
+        let server = try ServedSamples.start()
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)/arcgis/rest/services/TreesOfPortland/FeatureServer"
+        let folder = try CLI.temporaryDirectory()
+        let file = folder.appendingPathComponent("busy.geodatabase").path
+        #expect(try CLI.run(["offline", "generate", "--service", url, "--output", file, "--layers", "0", "--progress", "never"] + Self.crew1).exitCode == 0)
+        let descriptor = open(file + ".lock", O_CREAT | O_RDWR, 0o644)
+        #expect(descriptor >= 0 && flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+        for arguments in [["offline", "status", file], ["offline", "sync", file, "--progress", "never"] + Self.crew1,
+                          ["offline", "export-delta", file, "--output", folder.appendingPathComponent("d.json").path],
+                          ["edit", "Samples/Scripts/TreesOfPortland-offline-crew1.yaml", "--service", file]] {
+            let busy = try CLI.run(arguments)
+            #expect(busy.exitCode == 2, "\(arguments): \(busy.stdout)")
+            #expect(busy.stderr.contains("in use"), "\(arguments): \(busy.stderr)")
+        }
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+        #expect(try CLI.run(["offline", "status", file]).exitCode == 0)
+    }
+
     @Test func syncOfAMissingFileOrAnUnreachableServiceExits2() throws {
         let folder = try CLI.temporaryDirectory()
         let missing = try CLI.run(["offline", "sync", folder.appendingPathComponent("nothing.geodatabase").path])

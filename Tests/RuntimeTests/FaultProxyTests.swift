@@ -64,7 +64,16 @@ import Testing
 
     private func faultsDuringApply() async throws {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        defer { try? client.syncShutdown() }
+        do {
+            try await faultsDuringApply(client: client)
+            try await client.shutdown()
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    private func faultsDuringApply(client: HTTPClient) async throws {
         let faults = Switch()
         let core = try await ServiceCore.open(.init(database: ":memory:", sampleFolders: Samples.folders, usersFile: Samples.usersFile))
         let real = try await HTTPFailureTests.RunningServer(core: core, port: 0)

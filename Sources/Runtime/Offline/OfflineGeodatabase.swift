@@ -15,6 +15,8 @@ public final class OfflineGeodatabase: Sendable {
     public let core: ServiceCore
     public let featureService: InProcessFeatureService
     private let lock: GeodatabaseFileLock
+    /// The sync or delta operation running on this file in this process, if any (one at a time).
+    private let busy = BusyFlag()
 
     private init(path: String, core: ServiceCore, featureService: InProcessFeatureService, lock: GeodatabaseFileLock) {
         self.path = path
@@ -74,6 +76,15 @@ public final class OfflineGeodatabase: Sendable {
         try await pendingEdits().contains { $0.total > 0 }
     }
 
+    /// Runs one sync or delta operation; a second one while it runs is refused with `runtime/in-use`.
+    func exclusively<T: Sendable>(_ operation: String, _ body: () async throws -> T) async throws -> T {
+        guard busy.claim() else {
+            throw RuntimeError(RuntimeError.Identifier.inUse, "\(operation): the geodatabase '\(path)' is in use by another sync or delta operation; try again when it has finished.")
+        }
+        defer { busy.release() }
+        return try await body()
+    }
+
     /// Closes the file and gives the lock back.
     public func close() {
         try? core.close()
@@ -87,4 +98,13 @@ public final class OfflineGeodatabase: Sendable {
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         return header.starts(with: Array("SQLite format 3".utf8))
     }
+}
+
+/// A flag taken by one operation at a time.
+final class BusyFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var taken = false
+
+    func claim() -> Bool { lock.withLock { if taken { return false }; taken = true; return true } }
+    func release() { lock.withLock { taken = false } }
 }

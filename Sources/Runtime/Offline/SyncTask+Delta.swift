@@ -8,6 +8,10 @@ extension SyncTask {
     /// writes the same edits. Answers how many of each kind.
     @discardableResult
     public static func exportDelta(geodatabase: OfflineGeodatabase, to deltaPath: String) async throws -> SyncResult.Counts {
+        try await geodatabase.exclusively("Exporting a delta") { try await writeDelta(geodatabase, to: deltaPath) }
+    }
+
+    private static func writeDelta(_ geodatabase: OfflineGeodatabase, to deltaPath: String) async throws -> SyncResult.Counts {
         let state = try await geodatabase.state()
         let (edits, _) = try await geodatabase.core.offlineChanges()
         var members: [(String, JSON)] = [("replicaID", .string(state.replicaID)), ("replicaServerGen", .int(Int(state.serverGen)))]
@@ -22,6 +26,10 @@ extension SyncTask {
     /// pending; where both changed a field the later edit wins.
     @discardableResult
     public static func importDelta(geodatabase: OfflineGeodatabase, from deltaPath: String) async throws -> SyncResult.Counts {
+        try await geodatabase.exclusively("Importing a delta") { try await readDelta(geodatabase, from: deltaPath) }
+    }
+
+    private static func readDelta(_ geodatabase: OfflineGeodatabase, from deltaPath: String) async throws -> SyncResult.Counts {
         let state = try await geodatabase.state()
         let answer: SyncAnswer
         do {

@@ -85,6 +85,12 @@ public struct SyncTask: Sendable {
     /// confirmed them, in the same local transaction as the download: a failure at any point leaves the file
     /// as it was, and the next sync sends the same edits again.
     public func sync(geodatabase: OfflineGeodatabase, direction: SyncDirection = .bidirectional, rollbackOnFailure: Bool = true) async throws -> SyncResult {
+        try await geodatabase.exclusively("Synchronizing") {
+            try await synchronize(geodatabase, direction: direction, rollbackOnFailure: rollbackOnFailure)
+        }
+    }
+
+    private func synchronize(_ geodatabase: OfflineGeodatabase, direction: SyncDirection, rollbackOnFailure: Bool) async throws -> SyncResult {
         let state = try await geodatabase.state()
         guard state.isRegistered else {
             throw RuntimeError(RuntimeError.Identifier.offlineGeodatabase,
