@@ -152,6 +152,16 @@ import Testing
         #expect(seen.count == 200)
     }
 
+    /// A protocol message keeps every row however large it is (the linter's parser sets large `features`
+    /// arrays aside by default; a replica's data of 100,000 features is such a message).
+    @Test func parsingKeepsEveryFeatureOfAMessageLargerThan16MB() throws {
+        let feature = #"{"attributes":{"OBJECTID":1,"Name":"a name long enough to make the message large"}}"#
+        let count = 17 * 1024 * 1024 / feature.utf8.count + 1
+        let text = #"{"features":["# + Array(repeating: feature, count: count).joined(separator: ",") + "]}"
+        #expect(text.utf8.count > 16 * 1024 * 1024)
+        #expect(try JSON.parse(text)["features"]?.array?.count == count)
+    }
+
     @Test func guidsAreAcceptedInAnyCaseBracedOrNotAndWrittenCanonically() {
         let canonical = "{1B6E2A34-0C5D-4F1E-9A2B-3C4D5E6F7A8B}"
         for given in [canonical, "1b6e2a34-0c5d-4f1e-9a2b-3c4d5e6f7a8b", "{1b6e2a34-0C5D-4f1e-9A2B-3c4d5e6f7a8b}", "  \(canonical)\t"] {

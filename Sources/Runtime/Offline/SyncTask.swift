@@ -150,15 +150,19 @@ public struct SyncTask: Sendable {
         return gens.map { LayerServerGen(id: $0.id, serverGen: $0.serverGen, syncDirection: direction) }
     }
 
+    /// The first edit the service refused for a reason of its own, else the first refused at all (1003).
+    /// (Plain loops: the optimizer of Swift 6.3.1 crashes on the same search written with `first(where:) ??`.)
     static func firstRefusal(_ results: [LayerEditResults]) -> (layer: Int, result: EditResult)? {
+        var rolledBack: (layer: Int, result: EditResult)?
         for layer in results {
-            let all = layer.addResults + layer.updateResults + layer.deleteResults
-                + (layer.attachments.map { $0.addResults + $0.updateResults + $0.deleteResults } ?? [])
-            if let failed = all.first(where: { !$0.success && $0.error?.code != EditError.rolledBack.code }) ?? all.first(where: { !$0.success }) {
-                return (layer.id, failed)
+            var all = layer.addResults + layer.updateResults + layer.deleteResults
+            if let attachments = layer.attachments { all += attachments.addResults + attachments.updateResults + attachments.deleteResults }
+            for result in all where !result.success {
+                if result.error?.code != EditError.rolledBack.code { return (layer.id, result) }
+                if rolledBack == nil { rolledBack = (layer.id, result) }
             }
         }
-        return nil
+        return rolledBack
     }
 
     static func replicaName(for path: String) -> String {

@@ -52,8 +52,12 @@ public enum JSON: Sendable, Equatable, Codable, CustomStringConvertible {
 
     /// Parses JSON text (a request parameter, a stored column) with WebMap's parser.
     public static func parse(_ text: String) throws -> JSON {
+        // Every member kept: the parser's default sets aside large `features` arrays (for linting huge inline
+        // feature sets), which in a protocol message (a replica's data, a query answer) would lose rows.
+        var options = JSONParser.Options()
+        options.elideLargeArraysNamed = []
         do {
-            let parsed = try JSONParser.parse(text)
+            let parsed = try JSONParser.parse(SourceText(string: text), options: options)
             return JSON(parsed.root, noRepeatedKeys: parsed.duplicateKeys.isEmpty)
         } catch {
             throw ServiceError.invalidParameter("not valid JSON at character \(error.offset): \(error.message)")
