@@ -35,17 +35,7 @@ extension ServiceCore {
         var entries: [(String, JSON)] = [(rootURL, offlineRoot(root, keeping: wanted))]
         for (id, metadata) in kept { entries.append(("\(rootURL)/\(id)", metadata)) }
         files["\(serviceName).services.json"] = JSON.object(entries).text
-        for layer in package.layers {
-            guard let metadata = kept.first(where: { $0.id == layer.id })?.metadata else { continue }
-            let reference = layerSpatialReference(metadata)
-            let features = layer.features.map { feature -> JSON in
-                var members: [(String, JSON)] = [("attributes", feature.attributes.json)]
-                if let geometry = feature.geometry { members.append(("geometry", geometry.json())) }
-                return .object(members)
-            }
-            files["features/\(layer.id).json"] = JSON.object([("spatialReference", reference.json), ("features", .array(features))]).text
-        }
-        progress?(0.3)
+        progress?(0.1)
         var configuration = ServiceCore.Configuration(database: path, samples: [SampleFiles.embedded(name: serviceName, files: files)])
         configuration.singleConnection = true
         let core = try await ServiceCore.open(configuration)
@@ -54,6 +44,12 @@ extension ServiceCore {
         try await core.database.write { db in
             guard let record = try ServiceRecord.fetchOne(db, key: service.name) else { throw ServiceError.serviceNotFound(serviceName) }
             let moment = record.lastMoment
+            // The rows go straight into the store (not through a sample folder's text, written and read again).
+            for layer in package.layers {
+                guard let model = service.layers.first(where: { $0.id == layer.id }) else { continue }
+                try insertRows(db, layer.features, into: model, moment: moment)
+            }
+            progress?(0.7)
             for layer in package.layers where !layer.attachments.isEmpty {
                 let model = try service.layer(layer.id)
                 for attachment in layer.attachments {
@@ -69,6 +65,30 @@ extension ServiceCore {
         }
         try core.close()
         progress?(1)
+    }
+
+    /// Writes a replica's features as the layer's rows (object ids and global ids kept, fields in the layer's
+    /// order, geometry from the layer's spatial reference to the stored WGS84) and moves the next object id past them.
+    static func insertRows(_ db: Database, _ features: [ReplicaFeature], into layer: LayerModel, moment: Int64) throws {
+        let system = (try? Projection.system(of: layer.spatialReference, default: .webMercator)) ?? .webMercator
+        var highest: Int64 = 0
+        for feature in features {
+            var attributes = Attributes()
+            attributes.reserveCapacity(layer.fields.count)
+            for field in layer.fields where field.type != .geometry {
+                var value = feature.attributes[field.name] ?? .null
+                if field.type == .globalID || field.type == .guid, let text = value.string { value = GUIDText.normalize(text).map(AttributeValue.string) ?? value }
+                attributes.appendUnchecked(field.name, value)
+            }
+            guard case .int(let objectId)? = attributes[layer.objectIdField], objectId > 0 else { continue }
+            let globalId = layer.globalIdField.flatMap { attributes[$0]?.string } ?? GUIDText.make()
+            if let field = layer.globalIdField { attributes[field] = .string(globalId) }
+            let geometry = layer.isTable ? nil : feature.geometry.map { Projection.project($0, from: system, to: .wgs84) }
+            try RowStore.write(db, layerKey: layer.key, branch: 0, moment: moment,
+                               row: .init(objectId: objectId, globalId: globalId, isDelete: false, attributes: attributes, geometry: geometry))
+            highest = max(highest, objectId)
+        }
+        try db.execute(sql: "UPDATE layer SET nextObjectId = max(nextObjectId, ?) WHERE key = ?", arguments: [highest + 1, layer.key])
     }
 
     /// The service root as the local file keeps it: not versioned (offline edits go straight into the
