@@ -104,11 +104,6 @@ extension ServiceCore {
             }
         })
     }
-
-    /// The spatial reference a layer's rows are written in (as `LayerModel` decides it).
-    static func layerSpatialReference(_ metadata: JSON) -> SpatialReference {
-        metadata["spatialReference"].flatMap(SpatialReference.init(json:)) ?? ((metadata["type"]?.string == "Table") ? .wgs84 : .webMercator)
-    }
 }
 
 /// How many local edits of each kind one layer has pending.
