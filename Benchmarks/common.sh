@@ -74,3 +74,32 @@ bench_release_binaries() {
     done
     bench_bin="$(swift build -c release --show-bin-path)"
 }
+
+# A `maprules serve` in the background: bench_start_server LOG_DIR ARGS... starts it (sets server_pid), waits up to
+# 120 s for the port it prints and sets `port`; bench_stop_server stops it (SIGTERM, then SIGKILL after 10 s).
+# Scripts call bench_stop_server from their EXIT trap.
+server_pid=""
+port=""
+bench_start_server() {
+    local logs="$1"
+    shift
+    "$@" > "$logs/serve.out" 2> "$logs/serve.err" &
+    server_pid=$!
+    port=""
+    for _ in $(seq 1 480); do
+        port="$(sed -n 's/^  port: \([0-9][0-9]*\)$/\1/p' "$logs/serve.out" | head -1)"
+        [[ -n "$port" ]] && return 0
+        kill -0 "$server_pid" 2>/dev/null || { tail -20 "$logs/serve.out" "$logs/serve.err" >&2; die "maprules serve exited before listening (log above)"; }
+        sleep 0.25
+    done
+    tail -20 "$logs/serve.out" "$logs/serve.err" >&2
+    die "maprules serve did not print its port within 120 s"
+}
+bench_stop_server() {
+    [[ -n "$server_pid" ]] || return 0
+    kill -TERM "$server_pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=""
+}

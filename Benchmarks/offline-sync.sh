@@ -35,16 +35,7 @@ fi
 [[ -f "$folder/features/0.json" ]] || die "no $folder (run Benchmarks/runtime-throughput.sh once, or pass --regenerate)"
 
 work="$(mktemp -d)"
-server_pid=""
-stop_server() {
-    [[ -n "$server_pid" ]] || return 0
-    kill -TERM "$server_pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=""
-}
-trap 'stop_server; rm -rf "$work"' EXIT
+trap 'bench_stop_server; rm -rf "$work"' EXIT
 
 bench_release_binaries "$work/build.log" maprules RuntimeBench
 maprules="${MAPRULES:-$bench_bin/maprules}"
@@ -52,16 +43,7 @@ runtimebench="${RUNTIMEBENCH:-$(dirname "$maprules")/RuntimeBench}"
 [[ -x "$runtimebench" ]] || die "no RuntimeBench at $runtimebench"
 
 say "starting $maprules serve $folder --database :memory: (loads 100,000 rows) ..."
-"$maprules" serve "$folder" --host 127.0.0.1 --port 0 --database :memory: --users Samples/users.json > "$work/serve.out" 2> "$work/serve.err" &
-server_pid=$!
-port=""
-for _ in $(seq 1 480); do
-    port="$(sed -n 's/^  port: \([0-9][0-9]*\)$/\1/p' "$work/serve.out" | head -1)"
-    [[ -n "$port" ]] && break
-    kill -0 "$server_pid" 2>/dev/null || { tail -20 "$work/serve.out" "$work/serve.err" >&2; die "maprules serve exited before listening"; }
-    sleep 0.25
-done
-[[ -n "$port" ]] || die "maprules serve did not print its port within 120 s"
+bench_start_server "$work" "$maprules" serve "$folder" --host 127.0.0.1 --port 0 --database :memory: --users Samples/users.json
 url="http://127.0.0.1:$port/arcgis/rest/services/Bench100k/FeatureServer"
 credentials=(--user admin --password sample-admin)
 load_note() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?'; }

@@ -65,16 +65,7 @@ overlay_adds=$((overlay_edits - overlay_updates))
 command -v python3 >/dev/null 2>&1 || die "python3 is needed (data generation, parsing the figures)"
 
 work="$(mktemp -d)"
-server_pid=""
-stop_server() {
-    [[ -n "$server_pid" ]] || return 0
-    kill -TERM "$server_pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=""
-}
-trap 'stop_server; rm -rf "$work"' EXIT
+trap 'bench_stop_server; rm -rf "$work"' EXIT
 
 # --- 1. The binaries -----------------------------------------------------------------------------------------
 bench_release_binaries "$work/build.log" maprules RuntimeBench
@@ -177,16 +168,7 @@ cat "$work/memory.txt" >&2
 
 # --- 5. (c) a 200-step script over HTTP ------------------------------------------------------------------------
 say "starting $maprules serve --port 0 --database :memory: (the shipped samples) ..."
-"$maprules" serve --host 127.0.0.1 --port 0 --database :memory: > "$work/serve.out" 2> "$work/serve.err" &
-server_pid=$!
-port=""
-for _ in $(seq 1 240); do
-    port="$(sed -n 's/^  port: \([0-9][0-9]*\)$/\1/p' "$work/serve.out" | head -1)"
-    [[ -n "$port" ]] && break
-    kill -0 "$server_pid" 2>/dev/null || { tail -20 "$work/serve.out" "$work/serve.err" >&2; die "maprules serve exited before listening (log above)"; }
-    sleep 0.25
-done
-[[ -n "$port" ]] || { tail -20 "$work/serve.out" "$work/serve.err" >&2; die "maprules serve did not print its port within 60 s"; }
+bench_start_server "$work" "$maprules" serve --host 127.0.0.1 --port 0 --database :memory:
 service_url="http://127.0.0.1:$port/arcgis/rest/services/DamageAssessment/FeatureServer"
 edit_command=("$maprules" edit "$script" --service "$service_url" --user "$user" --password "$password")
 
@@ -242,7 +224,7 @@ print(f"{statistics.mean(times):.3f} {statistics.stdev(times) if len(times) > 1 
 PY
 )" || die "(c) failed"
 fi
-stop_server
+bench_stop_server
 
 # --- 6. The table --------------------------------------------------------------------------------------------
 python3 - "$work/throughput.txt" "$work/memory.txt" "$d_peak_kb" "$d_how" "$c_mean" "$c_sd" "$c_min" "$c_max" "$c_how" "$c_requests" \

@@ -43,20 +43,10 @@ struct EditCommand: ParsableCommand {
     @Option(help: "The feature service URL (.../FeatureServer), a sample folder to run in-process, or an offline geodatabase file; wins over the script's `service`.")
     var service: String?
 
-    @Option(help: "User name to sign in with (with --password).")
-    var user: String?
-
-    @Option(help: "Password of --user.")
-    var password: String?
-
-    @Option(help: "A token to use instead of --user/--password (or MAPRULES_TOKEN).")
-    var token: String?
+    @OptionGroup var connection: ConnectionOptions
 
     @Option(help: "Users file of an in-process run (--service DIR).")
     var users: String?
-
-    @Option(help: "Seconds every request may take.")
-    var timeout: Double = 30
 
     @Flag(name: .customLong("keep-going"), help: "Run every step even after one fails.")
     var keepGoing = false
@@ -70,12 +60,6 @@ struct EditCommand: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
     enum ColorChoice: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
 
-    func validate() throws {
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds, not \(timeout).") }
-        if (user == nil) != (password == nil) { throw ValidationError("--user and --password go together.") }
-        if user != nil && token != nil { throw ValidationError("give --user/--password or --token, not both.") }
-    }
-
     func run() throws {
         Rainbow.enabled = color == .always || (color == .auto && Console.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
         let loaded: EditScript
@@ -83,10 +67,8 @@ struct EditCommand: ParsableCommand {
             Console.error("error: the script is invalid, nothing was run:\n" + invalid.problems.joined(separator: "\n"))
             throw ExitCode(2)
         }
-        var credential: Credential?
-        if let user, let password { credential = .password(user: user, password: password) }
-        if let token = token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"], credential == nil { credential = .token(token) }
-        let signIn = credential
+        let signIn = connection.credential
+        let timeout = connection.timeout
         let code = AsyncBridge.run { () async -> Int32 in
             await Self.execute(loaded, target: service, credential: signIn, users: users, timeout: timeout, keepGoing: keepGoing, format: format)
         }

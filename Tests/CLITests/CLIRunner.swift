@@ -1,7 +1,7 @@
 import Foundation
 
 /// Runs the built `maprules` executable and captures what it prints.
-struct CLIResult {
+struct CLIResult: Sendable {
     var exitCode: Int32
     var stdout: String
     var stderr: String
@@ -54,6 +54,19 @@ enum CLI {
         process.waitUntilExit()
         return CLIResult(exitCode: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                          stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// `run` on a thread of its own, for async tests: waiting for a process must not hold one of the few
+    /// threads every async test shares (long CLI tests starved other suites' HTTP tests into timeouts).
+    static func detached(_ arguments: [String], in directory: URL? = nil) async throws -> CLIResult {
+        try await offThePool { try run(arguments, in: directory) }
+    }
+
+    /// `body` on a thread of its own (not the cooperative pool), awaited.
+    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+        }
     }
 
     /// A fresh temporary folder.

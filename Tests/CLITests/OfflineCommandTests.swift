@@ -9,14 +9,14 @@ import Testing
     static let crew2 = ["--user", "editor02", "--password", "sample-editor02"]
 
     @Test(arguments: [true, false])
-    func twoCrewsGenerateEditOfflineAndSyncInEitherOrder(crew1First: Bool) throws {
-        let server = try ServedSamples.start()
+    func twoCrewsGenerateEditOfflineAndSyncInEitherOrder(crew1First: Bool) async throws {
+        let server = try await CLI.offThePool { try ServedSamples.start() }
         defer { server.stop() }
         let url = "http://127.0.0.1:\(server.port)/arcgis/rest/services/TreesOfPortland/FeatureServer"
         let folder = try CLI.temporaryDirectory()
         let file1 = folder.appendingPathComponent("crew1.geodatabase").path, file2 = folder.appendingPathComponent("crew2.geodatabase").path
 
-        let generated = try CLI.run(["offline", "generate", "--service", url, "--output", file1, "--format", "json", "--progress", "never"] + Self.crew1)
+        let generated = try await CLI.detached(["offline", "generate", "--service", url, "--output", file1, "--format", "json", "--progress", "never"] + Self.crew1)
         #expect(generated.exitCode == 0, "\(generated.stderr)")
         let summary = try #require(try CLI.json(generated.stdout) as? [String: Any])
         #expect(summary["file"] as? String == file1)
@@ -24,30 +24,30 @@ import Testing
         let layers = try #require(summary["layers"] as? [[String: Any]])
         #expect(layers.map { $0["id"] as? Int } == [0, 1, 2, 3])
         #expect((layers.first?["features"] as? Int ?? 0) > 0)
-        #expect(try CLI.run(["offline", "generate", "--service", url, "--output", file2, "--progress", "never"] + Self.crew2).exitCode == 0)
+        #expect(try await CLI.detached(["offline", "generate", "--service", url, "--output", file2, "--progress", "never"] + Self.crew2).exitCode == 0)
         // An existing output is refused.
-        #expect(try CLI.run(["offline", "generate", "--service", url, "--output", file2, "--progress", "never"] + Self.crew2).exitCode == 2)
+        #expect(try await CLI.detached(["offline", "generate", "--service", url, "--output", file2, "--progress", "never"] + Self.crew2).exitCode == 2)
 
         // Offline edits with the sample scripts, crew 1 first (Notes and Wires), crew 2 later (Notes and Site_Width).
-        let edit1 = try CLI.run(["edit", "Samples/Scripts/TreesOfPortland-offline-crew1.yaml", "--service", file1, "--color", "never"])
+        let edit1 = try await CLI.detached(["edit", "Samples/Scripts/TreesOfPortland-offline-crew1.yaml", "--service", file1, "--color", "never"])
         #expect(edit1.exitCode == 0, "\(edit1.stdout)\(edit1.stderr)")
-        Thread.sleep(forTimeInterval: 0.05)
-        let edit2 = try CLI.run(["edit", "Samples/Scripts/TreesOfPortland-offline-crew2.yaml", "--service", file2, "--color", "never"])
+        try await Task.sleep(for: .milliseconds(50))
+        let edit2 = try await CLI.detached(["edit", "Samples/Scripts/TreesOfPortland-offline-crew2.yaml", "--service", file2, "--color", "never"])
         #expect(edit2.exitCode == 0, "\(edit2.stdout)\(edit2.stderr)")
-        let pending = try #require(try CLI.json(try CLI.run(["offline", "status", file1, "--format", "json"]).stdout) as? [String: Any])
+        let pending = try #require(try CLI.json(try await CLI.detached(["offline", "status", file1, "--format", "json"]).stdout) as? [String: Any])
         #expect(pending["pendingEdits"] as? Int == 1)
 
         let order = crew1First ? [(file1, Self.crew1), (file2, Self.crew2), (file1, Self.crew1)] : [(file2, Self.crew2), (file1, Self.crew1), (file2, Self.crew2)]
         for (file, credentials) in order {
-            let synced = try CLI.run(["offline", "sync", file, "--format", "json", "--progress", "never"] + credentials)
+            let synced = try await CLI.detached(["offline", "sync", file, "--format", "json", "--progress", "never"] + credentials)
             #expect(synced.exitCode == 0, "\(synced.stderr)")
             #expect((try CLI.json(synced.stdout) as? [String: Any])?["serverGen"] is Int)
         }
         // The service: the later Notes, and crew 1's Wires (only crew 1 changed it).
-        let query = try CLI.run(["edit", try Self.expectation(folder), "--service", url, "--color", "never"] + Self.crew1)
+        let query = try await CLI.detached(["edit", try Self.expectation(folder), "--service", url, "--color", "never"] + Self.crew1)
         #expect(query.exitCode == 0, "\(query.stdout)\(query.stderr)")
         for file in [file1, file2] {
-            let status = try #require(try CLI.json(try CLI.run(["offline", "status", file, "--format", "json"]).stdout) as? [String: Any])
+            let status = try #require(try CLI.json(try await CLI.detached(["offline", "status", file, "--format", "json"]).stdout) as? [String: Any])
             #expect(status["pendingEdits"] as? Int == 0)
         }
     }
@@ -64,13 +64,13 @@ import Testing
     /// `kill -9` of `maprules offline sync` at several moments of an upload of 1,500 adds (before, while and after
     /// the service writes them): the file always opens with either every edit pending or none, and a last sync
     /// lands each add exactly once.
-    @Test func aSyncKilledHalfWayLeavesTheFileWholeAndARetryLandsEveryEditOnce() throws {
-        let server = try ServedSamples.start()
+    @Test func aSyncKilledHalfWayLeavesTheFileWholeAndARetryLandsEveryEditOnce() async throws {
+        let server = try await CLI.offThePool { try ServedSamples.start() }
         defer { server.stop() }
         let url = "http://127.0.0.1:\(server.port)/arcgis/rest/services/TreesOfPortland/FeatureServer"
         let folder = try CLI.temporaryDirectory()
         let file = folder.appendingPathComponent("crew.geodatabase").path
-        #expect(try CLI.run(["offline", "generate", "--service", url, "--output", file, "--layers", "0", "--progress", "never"] + Self.crew1).exitCode == 0)
+        #expect(try await CLI.detached(["offline", "generate", "--service", url, "--output", file, "--layers", "0", "--progress", "never"] + Self.crew1).exitCode == 0)
         let adds = 1500
         var lines = ["steps:"]
         for i in 0..<adds {
@@ -79,7 +79,7 @@ import Testing
         lines.append("  - applyEdits: {}")
         let script = folder.appendingPathComponent("adds.yaml").path
         try lines.joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
-        let edit = try CLI.run(["edit", script, "--service", file, "--format", "json"])
+        let edit = try await CLI.detached(["edit", script, "--service", file, "--format", "json"])
         #expect(edit.exitCode == 0, "\(edit.stderr)")
 
         var seen: [Int] = [], landed: [Int] = []
@@ -92,69 +92,74 @@ import Testing
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            Thread.sleep(forTimeInterval: delay)
+            try await Task.sleep(for: .milliseconds(Int(delay * 1000)))
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            let status = try CLI.run(["offline", "status", file, "--format", "json"])
+            let finished = process
+            try await CLI.offThePool { finished.waitUntilExit() }
+            let status = try await CLI.detached(["offline", "status", file, "--format", "json"])
             #expect(status.exitCode == 0, "after a kill at \(delay) s: \(status.stderr)")
             let pending = (try? CLI.json(status.stdout) as? [String: Any])?["pendingEdits"] as? Int ?? -1
             #expect(pending == adds || pending == 0, "after a kill at \(delay) s the file holds \(pending) pending edits")
             seen.append(pending)
             // The service holds all of the adds or none of them, never a part.
-            let online = try [0, adds].first { count in
+            var online: Int?
+            for count in [0, adds] where online == nil {
                 let probe = folder.appendingPathComponent("probe.yaml").path
                 try "steps:\n  - expect: {layer: Trees, where: \"Address LIKE 'Kill St %'\", count: \(count)}\n".write(toFile: probe, atomically: true, encoding: .utf8)
-                return try CLI.run(["edit", probe, "--service", url, "--color", "never"] + Self.crew1).exitCode == 0
+                if try await CLI.detached(["edit", probe, "--service", url, "--color", "never"] + Self.crew1).exitCode == 0 { online = count }
             }
             #expect(online != nil, "after a kill at \(delay) s the service holds part of the adds")
             landed.append(online ?? -1)
         }
         print("OfflineCommandTests: pending edits in the file after each kill: \(seen); adds on the service: \(landed)")
-        let last = try CLI.run(["offline", "sync", file, "--format", "json", "--progress", "never"] + Self.crew1)
+        let last = try await CLI.detached(["offline", "sync", file, "--format", "json", "--progress", "never"] + Self.crew1)
         #expect(last.exitCode == 0, "\(last.stderr)")
         let check = folder.appendingPathComponent("check.yaml").path
         try """
         steps:
           - expect: {layer: Trees, where: "Address LIKE 'Kill St %'", count: \(adds)}
         """.write(toFile: check, atomically: true, encoding: .utf8)
-        let counted = try CLI.run(["edit", check, "--service", url, "--color", "never"] + Self.crew1)
+        let counted = try await CLI.detached(["edit", check, "--service", url, "--color", "never"] + Self.crew1)
         #expect(counted.exitCode == 0, "every add once on the service (pending after each kill: \(seen)): \(counted.stdout)")
-        let status = try #require(try CLI.json(try CLI.run(["offline", "status", file, "--format", "json"]).stdout) as? [String: Any])
+        let status = try #require(try CLI.json(try await CLI.detached(["offline", "status", file, "--format", "json"]).stdout) as? [String: Any])
         #expect(status["pendingEdits"] as? Int == 0)
     }
 
     /// Another command holds the file (its lock taken here, as a running `maprules offline sync` holds it):
     /// every command on it exits 2 saying "in use", and works again once the lock is given back.
-    @Test func aCommandOnAFileInUseExits2() throws {
-        let server = try ServedSamples.start()
+    @Test func aCommandOnAFileInUseExits2() async throws {
+        let server = try await CLI.offThePool { try ServedSamples.start() }
         defer { server.stop() }
         let url = "http://127.0.0.1:\(server.port)/arcgis/rest/services/TreesOfPortland/FeatureServer"
         let folder = try CLI.temporaryDirectory()
         let file = folder.appendingPathComponent("busy.geodatabase").path
-        #expect(try CLI.run(["offline", "generate", "--service", url, "--output", file, "--layers", "0", "--progress", "never"] + Self.crew1).exitCode == 0)
+        #expect(try await CLI.detached(["offline", "generate", "--service", url, "--output", file, "--layers", "0", "--progress", "never"] + Self.crew1).exitCode == 0)
         let descriptor = open(file + ".lock", O_CREAT | O_RDWR, 0o644)
         #expect(descriptor >= 0 && flock(descriptor, LOCK_EX | LOCK_NB) == 0)
         for arguments in [["offline", "status", file], ["offline", "sync", file, "--progress", "never"] + Self.crew1,
                           ["offline", "export-delta", file, "--output", folder.appendingPathComponent("d.json").path],
                           ["edit", "Samples/Scripts/TreesOfPortland-offline-crew1.yaml", "--service", file]] {
-            let busy = try CLI.run(arguments)
+            let busy = try await CLI.detached(arguments)
             #expect(busy.exitCode == 2, "\(arguments): \(busy.stdout)")
             #expect(busy.stderr.contains("in use"), "\(arguments): \(busy.stderr)")
         }
         flock(descriptor, LOCK_UN)
         close(descriptor)
-        #expect(try CLI.run(["offline", "status", file]).exitCode == 0)
+        #expect(try await CLI.detached(["offline", "status", file]).exitCode == 0)
     }
 
-    @Test func syncOfAMissingFileOrAnUnreachableServiceExits2() throws {
+    @Test func syncOfAMissingFileOrAnUnreachableServiceExits2() async throws {
         let folder = try CLI.temporaryDirectory()
-        let missing = try CLI.run(["offline", "sync", folder.appendingPathComponent("nothing.geodatabase").path])
+        let missing = try await CLI.detached(["offline", "sync", folder.appendingPathComponent("nothing.geodatabase").path])
         #expect(missing.exitCode == 2)
         #expect(missing.stderr.contains("No geodatabase"))
         let notOne = folder.appendingPathComponent("text.geodatabase").path
         try "hello".write(toFile: notOne, atomically: true, encoding: .utf8)
-        let wrong = try CLI.run(["offline", "status", notOne])
+        let wrong = try await CLI.detached(["offline", "status", notOne])
         #expect(wrong.exitCode == 2)
         #expect(wrong.stderr.contains("not a geodatabase"))
     }
 }
+
+extension ServedSamples: @unchecked Sendable {}
+extension Process: @unchecked @retroactive Sendable {}

@@ -31,32 +31,8 @@ struct OfflineCommand: ParsableCommand {
     )
 }
 
-/// Credentials, timeout, progress and output options shared by the offline commands.
-struct OfflineConnectionOptions: ParsableArguments {
-    @Option(help: "User name to sign in with (with --password).")
-    var user: String?
-
-    @Option(help: "Password of --user.")
-    var password: String?
-
-    @Option(help: "A token to use instead of --user/--password (or MAPRULES_TOKEN).")
-    var token: String?
-
-    @Option(help: "Seconds every request may take.")
-    var timeout: Double = 30
-
-    func validate() throws {
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds, not \(timeout).") }
-        if (user == nil) != (password == nil) { throw ValidationError("--user and --password go together.") }
-        if user != nil && token != nil { throw ValidationError("give --user/--password or --token, not both.") }
-    }
-
-    var credential: Credential? {
-        if let user, let password { return .password(user: user, password: password) }
-        if let token = token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"] { return .token(token) }
-        return nil
-    }
-
+/// Talking to the service from the offline commands.
+extension ConnectionOptions {
     /// Runs `body` with the service at `url`, closing its connections after, whatever happens.
     func withService<T: Sendable>(_ url: String, _ body: (RemoteFeatureService) async throws -> T) async throws -> T {
         let remote = try service(url)

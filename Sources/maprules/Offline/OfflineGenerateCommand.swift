@@ -42,7 +42,7 @@ struct OfflineGenerateCommand: ParsableCommand {
     @Option(name: .customLong("gdb-version"), help: "The version to take offline (branch-versioned services; default: the default version).")
     var gdbVersion: String?
 
-    @OptionGroup var connection: OfflineConnectionOptions
+    @OptionGroup var connection: ConnectionOptions
     @OptionGroup var outputOptions: OfflineOutputOptions
 
     enum SyncModelChoice: String, ExpressibleByArgument, CaseIterable {

@@ -38,7 +38,7 @@ struct OfflineSyncCommand: ParsableCommand {
     @Flag(name: .customLong("no-rollback"), help: "Let the service keep the edits it accepts when others fail.")
     var noRollback = false
 
-    @OptionGroup var connection: OfflineConnectionOptions
+    @OptionGroup var connection: ConnectionOptions
     @OptionGroup var outputOptions: OfflineOutputOptions
 
     func run() throws {
@@ -182,7 +182,7 @@ struct OfflineRegisterCommand: ParsableCommand {
     @Argument(help: "The geodatabase file (a copy).")
     var file: String
 
-    @OptionGroup var connection: OfflineConnectionOptions
+    @OptionGroup var connection: ConnectionOptions
     @OptionGroup var outputOptions: OfflineOutputOptions
 
     func run() throws {
@@ -209,7 +209,7 @@ struct OfflineUnregisterCommand: ParsableCommand {
     @Argument(help: "The geodatabase file.")
     var file: String
 
-    @OptionGroup var connection: OfflineConnectionOptions
+    @OptionGroup var connection: ConnectionOptions
     @OptionGroup var outputOptions: OfflineOutputOptions
 
     func run() throws {
