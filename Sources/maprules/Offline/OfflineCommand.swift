@@ -13,7 +13,7 @@ struct OfflineCommand: ParsableCommand {
               maprules offline generate --service http://127.0.0.1:8080/arcgis/rest/\\
             services/TreesOfPortland/FeatureServer --output trees.geodatabase \\
                 --user editor01 --password sample-editor01
-              maprules edit Samples/Scripts/TreesOfPortland-new-tree.yaml \\
+              maprules edit Samples/Scripts/TreesOfPortland-offline-crew1.yaml \\
                 --service trees.geodatabase          # offline: the edits stay in the file
               maprules offline status trees.geodatabase
               maprules offline sync trees.geodatabase --user editor01 --password sample-editor01
