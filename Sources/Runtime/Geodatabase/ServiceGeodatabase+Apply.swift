@@ -35,6 +35,7 @@ extension ServiceGeodatabase {
     @discardableResult
     public func applyEdits() async throws -> [TableEditResults] {
         let loaded = try await loaded()
+        if let sent = unansweredApply { try await settle(sent, loaded: loaded) }
         let pending = edits.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
         guard !pending.isEmpty else { return [] }
         let tables = try pending.map { entry -> TableInfo in
@@ -53,7 +54,15 @@ extension ServiceGeodatabase {
         let options = EditOptions(rollbackOnFailure: true, useGlobalIds: useGlobalIds, gdbVersion: try await gdbVersion)
         let answer: [LayerEditResults]
         do { answer = try await service.applyEdits(request, options: options) } catch {
-            throw RuntimeError.wrapping(error, operation: "Applying \(localEditCount) local edits (kept; nothing was applied)")
+            let failure = RuntimeError.wrapping(error, operation: "Applying \(localEditCount) local edits (kept; nothing was applied)")
+            if failure.identifier == RuntimeError.Identifier.unreachable && useGlobalIds {
+                // The request may have landed with its answer lost: the next apply finds out first.
+                unansweredApply = Dictionary(uniqueKeysWithValues: pending.map { ($0.key, $0.value) })
+                throw RuntimeError(RuntimeError.Identifier.unreachable,
+                                   "Applying \(localEditCount) local edits: no answer from the service (\(failure.message)). The edits are kept; the next applyEdits asks the service whether they landed before sending them again.",
+                                   serviceCode: failure.serviceCode)
+            }
+            throw failure
         }
         var results: [TableEditResults] = []
         for (table, entry) in zip(tables, pending) {
@@ -79,6 +88,59 @@ extension ServiceGeodatabase {
             for add in result.adds { if let local = add.localObjectId, let real = add.objectId { appliedTemporaryIds[FeatureKey(tableID: result.tableID, objectId: local)] = real } }
         }
         return results
+    }
+
+    /// After an apply whose answer never came: the service is asked whether it landed (one of its adds' global
+    /// ids exists, else one of its deleted features is gone: the apply was all or nothing). If so, its edits are
+    /// dropped from the local edits (a feature edited again since keeps the newer edit) and its temporary ids
+    /// resolve to the service's; if not, everything is sent again. Only updates: sending them again is harmless.
+    private func settle(_ sent: [Int: TableEdits], loaded: Loaded) async throws {
+        var landed: Bool?
+        search: for (tableID, tableEdits) in sent.sorted(by: { $0.key < $1.key }) {
+            guard let table = loaded.popups.tables[tableID] else { continue }
+            if let field = table.globalIdField {
+                let ids = tableEdits.orderedAdds.compactMap { $0.attributes[field]?.string }
+                if !ids.isEmpty {
+                    let found = try await globalIdsOnService(ids, field: field, table: table)
+                    landed = !found.isEmpty
+                    if landed == true {
+                        for add in tableEdits.orderedAdds {
+                            if let local = add.objectId, let id = add.attributes[field]?.string, let real = found[id] {
+                                appliedTemporaryIds[FeatureKey(tableID: tableID, objectId: local)] = real
+                            }
+                        }
+                    }
+                    break search
+                }
+            }
+            if let deleted = tableEdits.orderedDeletes.first?.objectId {
+                let parameters = QueryParameters(objectIds: [deleted], returnGeometry: false, gdbVersion: try await gdbVersion)
+                landed = try await call("Checking whether the last apply landed", table) { try await self.service.queryCount(layer: tableID, parameters) } == 0
+                break search
+            }
+        }
+        unansweredApply = nil
+        guard landed == true else { return }
+        for (tableID, tableEdits) in sent {
+            edits[tableID]?.forget(tableEdits)
+            if edits[tableID]?.isEmpty == true { edits[tableID] = nil }
+        }
+    }
+
+    /// Which of `ids` (global ids) the table has on the service, with their object ids.
+    private func globalIdsOnService(_ ids: [String], field: String, table: TableInfo) async throws -> [String: Int64] {
+        let list = ids.map { "'\($0.replacingOccurrences(of: "'", with: "''"))'" }.joined(separator: ",")
+        let parameters = QueryParameters(where: "\(field) IN (\(list))", outFields: [table.objectIdField, field], returnGeometry: false,
+                                         gdbVersion: try await gdbVersion)
+        let set = try await call("Checking whether the last apply landed", table) { try await self.service.queryFeatures(layer: table.id, parameters) }
+        var found: [String: Int64] = [:]
+        for feature in set.features {
+            guard let id = feature.attributes[field]?.string, case .int(let objectId)? = feature.attributes[table.objectIdField] else { continue }
+            found[GUIDText.normalize(id) ?? id] = objectId
+        }
+        var answer: [String: Int64] = [:]
+        for id in ids { if let objectId = found[GUIDText.normalize(id) ?? id] { answer[id] = objectId } }
+        return answer
     }
 
     /// The first edit the service refused for a reason of its own (not 1003, "rolled back" because another failed).

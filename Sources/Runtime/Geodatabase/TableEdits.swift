@@ -81,6 +81,28 @@ struct TableEdits: Sendable {
         case deleted
     }
 
+    /// Drops the edits of `sent` that are still exactly as they were sent (they reached the service); a feature
+    /// edited again since keeps its newer edit. Staged attachments of dropped adds go with them.
+    mutating func forget(_ sent: TableEdits) {
+        for (id, feature) in sent.adds where adds[id] == feature {
+            adds[id] = nil
+            addOrder.removeAll { $0 == id }
+            attachmentAdds.removeAll { $0.parentObjectId == id }
+        }
+        for (id, feature) in sent.updates where updates[id] == feature {
+            updates[id] = nil
+            updateOrder.removeAll { $0 == id }
+        }
+        for (id, _) in sent.deletes where deletes[id] != nil {
+            deletes[id] = nil
+            deleteOrder.removeAll { $0 == id }
+        }
+        let sentAttachments = Set(sent.attachmentAdds.map(\.globalId))
+        attachmentAdds.removeAll { sentAttachments.contains($0.globalId) }
+        let sentDeletes = Set(sent.attachmentDeletes.map(\.globalId))
+        attachmentDeletes.removeAll { sentDeletes.contains($0.globalId) }
+    }
+
     var orderedAdds: [TableFeature] { addOrder.compactMap { adds[$0] } }
     var orderedUpdates: [TableFeature] { updateOrder.compactMap { updates[$0] } }
     var orderedDeletes: [TableFeature] { deleteOrder.compactMap { deletes[$0] } }
