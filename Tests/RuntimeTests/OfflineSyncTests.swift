@@ -283,6 +283,55 @@ import Testing
         #expect(try await file.hasPendingEdits() == false)
     }
 
+    @Test func aDeltaDownloadedByOtherMeansIsImportedOnce() async throws {
+        let field = try await Field()
+        let (task1, crew1) = try await field.generate("crew1")
+        let (_, crew2) = try await field.generate("crew2", as: Runtimes.editor02)
+        defer { crew1.close(); crew2.close() }
+        try await Self.editTree(crew1, 8, ["Notes": .string("from a delta")])
+        _ = try await task1.sync(geodatabase: crew1)
+        // Crew 2's changes fetched elsewhere (a synchronizeReplica answer saved to a file).
+        let state = try await crew2.state()
+        let answer = try await field.service(Runtimes.editor02).synchronizeReplica(
+            SyncRequest(replicaID: state.replicaID, replicaServerGen: state.serverGen, syncDirection: .download))
+        let delta = field.folder + "/download.json"
+        try answer.json.text.write(toFile: delta, atomically: true, encoding: .utf8)
+        let counts = try await SyncTask.importDelta(geodatabase: crew2, from: delta)
+        #expect(counts.updates == 1)
+        #expect(try await Self.localTree(crew2, 8)["Notes"] == .string("from a delta"))
+        #expect(try await crew2.state().serverGen == answer.replicaServerGen)
+        #expect(try await crew2.hasPendingEdits() == false)
+        let again = await runtimeError { _ = try await SyncTask.importDelta(geodatabase: crew2, from: delta) }
+        #expect(again?.identifier == RuntimeError.Identifier.offlineGeodatabase)
+        // A delta of another replica is refused.
+        let other = await runtimeError { _ = try await SyncTask.importDelta(geodatabase: crew1, from: delta) }
+        #expect(other?.message.contains("belongs to replica") == true)
+    }
+
+    @Test func aRegisteredCopySyncsAsAReplicaOfItsOwn() async throws {
+        let field = try await Field()
+        let (task, original) = try await field.generate("planned")
+        let originalState = try await original.state()
+        original.close()
+        let copyPath = field.path("copy")
+        try FileManager.default.copyItem(atPath: field.path("planned"), toPath: copyPath)
+        let copy = try await OfflineGeodatabase.open(copyPath)
+        defer { copy.close() }
+        let registered = try await task.register(copy: copy)
+        #expect(registered.replicaID != originalState.replicaID)
+        #expect(registered.serverGen == originalState.serverGen)
+        let replicas = try await field.service().replicas().map(\.replicaID)
+        #expect(replicas.contains(registered.replicaID) && replicas.contains(originalState.replicaID))
+        try await Self.editTree(copy, 11, ["Notes": .string("from the copy")])
+        _ = try await task.sync(geodatabase: copy)
+        #expect(try await field.serviceTree(11)?["Notes"] == .string("from the copy"))
+        // The original, reopened, syncs with its own replica and receives the copy's edit.
+        let reopened = try await OfflineGeodatabase.open(field.path("planned"))
+        defer { reopened.close() }
+        _ = try await task.sync(geodatabase: reopened)
+        #expect(try await Self.localTree(reopened, 11)["Notes"] == .string("from the copy"))
+    }
+
     @Test func exportingADeltaChangesNothingAndIsRepeatable() async throws {
         let field = try await Field()
         let (_, file) = try await field.generate("crew1")
