@@ -68,14 +68,23 @@ import Testing
                 return Response(status: .init(code: Int(answer.status.code)), headers: headers, body: ResponseBody(byteBuffer: body))
     }
 
-    /// The apply reaches the service and lands, but its answer is lost (the server stopped mid-answer, the
-    /// network dropped): the runtime reports `runtime/unreachable` and keeps the edits; the next applyEdits
-    /// finds that they landed and sends nothing twice (no duplicate global ids, no lost edit).
-    @Test func anApplyWhoseAnswerWasLostLandsOnceWhenRepeated() async throws {
+    /// A core with the samples behind `maprules serve`'s HTTP face, and the fault proxy in front of it; `body`
+    /// gets the proxied TreesOfPortland URL, the fault switch and the core (to check what landed).
+    private func withFaultProxy(_ body: (String, Switch, ServiceCore) async throws -> Void) async throws {
         try await offThePool {
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             do {
-                try await lostAnswer(client: client)
+                let faults = Switch()
+                let core = try await ServiceCore.open(.init(database: ":memory:", sampleFolders: Samples.folders, usersFile: Samples.usersFile))
+                let real = try await HTTPFailureTests.RunningServer(core: core, port: 0)
+                try await withLoopbackServer({ onRunning in
+                    Application(router: Self.proxy(to: real.port, faults: faults, client: client),
+                                configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                                onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) }, logger: quietLogger)
+                }) { port in
+                    try await body("http://127.0.0.1:\(port)/arcgis/rest/services/TreesOfPortland/FeatureServer", faults, core)
+                }
+                await real.stop()
                 try await client.shutdown()
             } catch {
                 try? await client.shutdown()
@@ -84,16 +93,11 @@ import Testing
         }
     }
 
-    private func lostAnswer(client: HTTPClient) async throws {
-        let faults = Switch()
-        let core = try await ServiceCore.open(.init(database: ":memory:", sampleFolders: Samples.folders, usersFile: Samples.usersFile))
-        let real = try await HTTPFailureTests.RunningServer(core: core, port: 0)
-        try await withLoopbackServer({ onRunning in
-            Application(router: Self.proxy(to: real.port, faults: faults, client: client),
-                        configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                        onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) }, logger: quietLogger)
-        }) { port in
-            let url = "http://127.0.0.1:\(port)/arcgis/rest/services/TreesOfPortland/FeatureServer"
+    /// The apply reaches the service and lands, but its answer is lost (the server stopped mid-answer, the
+    /// network dropped): the runtime reports `runtime/unreachable` and keeps the edits; the next applyEdits
+    /// finds that they landed and sends nothing twice (no duplicate global ids, no lost edit).
+    @Test func anApplyWhoseAnswerWasLostLandsOnceWhenRepeated() async throws {
+        try await withFaultProxy { url, faults, core in
             let service = try RemoteFeatureService(url: url, credential: Runtimes.editor01, timeout: .seconds(4))
             let geodatabase = ServiceGeodatabase(service: service)
             try await geodatabase.load()
@@ -119,34 +123,10 @@ import Testing
             #expect(nine.featureSet?.features.first?.attributes["Notes"] == .string("answer lost"))
             try await service.shutdown()
         }
-        await real.stop()
     }
 
     @Test func faultsDuringApplyKeepTheLocalEditsAndARetryLandsThemOnce() async throws {
-        try await offThePool { try await faultsDuringApply() }
-    }
-
-    private func faultsDuringApply() async throws {
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        do {
-            try await faultsDuringApply(client: client)
-            try await client.shutdown()
-        } catch {
-            try? await client.shutdown()
-            throw error
-        }
-    }
-
-    private func faultsDuringApply(client: HTTPClient) async throws {
-        let faults = Switch()
-        let core = try await ServiceCore.open(.init(database: ":memory:", sampleFolders: Samples.folders, usersFile: Samples.usersFile))
-        let real = try await HTTPFailureTests.RunningServer(core: core, port: 0)
-        try await withLoopbackServer({ onRunning in
-            Application(router: Self.proxy(to: real.port, faults: faults, client: client),
-                        configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                        onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) }, logger: quietLogger)
-        }) { port in
-            let url = "http://127.0.0.1:\(port)/arcgis/rest/services/TreesOfPortland/FeatureServer"
+        try await withFaultProxy { url, faults, core in
             let service = try RemoteFeatureService(url: url, credential: Runtimes.editor01, timeout: .seconds(6))
             let geodatabase = ServiceGeodatabase(service: service)
             try await geodatabase.load()
@@ -176,6 +156,5 @@ import Testing
             }
             try await service.shutdown()
         }
-        await real.stop()
     }
 }
