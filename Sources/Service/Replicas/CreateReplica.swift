@@ -60,7 +60,8 @@ extension ServiceCore {
                             }
                         }
                     }
-                    data.append(ReplicaLayerData(id: filter.layer.id, features: try rows.map { try ReplicaHistory.feature(db, $0, layer: filter.layer) },
+                    let moments = try ReplicaStore.editMoments(db, layerKey: filter.layer.key)
+                    data.append(ReplicaLayerData(id: filter.layer.id, features: try rows.map { try ReplicaHistory.feature(db, $0, layer: filter.layer, moments: moments) },
                                                  attachments: attachments))
                 }
             }

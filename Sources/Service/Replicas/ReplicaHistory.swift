@@ -104,7 +104,9 @@ enum ReplicaHistory {
 
     /// A stored row as replica data: every field (object id and global id included) in field order, the
     /// geometry in the layer's spatial reference, and the moment it was made (`ReplicaStore.editMoment`).
-    static func feature(_ db: Database, _ row: FeatureRowRecord, layer: LayerModel) throws -> ReplicaFeature {
+    /// `moments` (`ReplicaStore.editMoments`, read once for many rows) spares a query per row.
+    static func feature(_ db: Database, _ row: FeatureRowRecord, layer: LayerModel,
+                        moments: [ReplicaStore.EditMomentKey: Int64]? = nil) throws -> ReplicaFeature {
         let stored = try RowStore.decodeAttributes(row.attributes)
         var attributes = Attributes()
         for field in layer.fields where field.type != .geometry {
@@ -114,7 +116,9 @@ enum ReplicaHistory {
         if let field = layer.globalIdField { attributes[field] = .string(row.globalId) }
         let system = layer.spatialReference.normalized ?? .wgs84
         let geometry = layer.isTable ? nil : try RowStore.decodeGeometry(row.geometry).map { Projection.project($0, from: .wgs84, to: system) }
-        return ReplicaFeature(attributes: attributes, geometry: geometry, editMoment: try ReplicaStore.editMoment(db, of: row))
+        let editMoment = try moments.map { $0[ReplicaStore.EditMomentKey(branch: row.branch, objectId: row.objectId, rowMoment: row.moment)] ?? row.moment }
+            ?? ReplicaStore.editMoment(db, of: row)
+        return ReplicaFeature(attributes: attributes, geometry: geometry, editMoment: editMoment)
     }
 
     /// A stored attachment row with its bytes.

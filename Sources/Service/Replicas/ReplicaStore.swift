@@ -49,6 +49,23 @@ enum ReplicaStore {
                        arguments: [layerKey, branch, objectId, rowMoment, editMoment])
     }
 
+    /// Every recorded client edit moment of a layer (all branches), read once, for answering many rows (a
+    /// replica's data) without a query per row.
+    static func editMoments(_ db: Database, layerKey: Int64) throws -> [EditMomentKey: Int64] {
+        var moments: [EditMomentKey: Int64] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT branch, objectId, rowMoment, editMoment FROM replicaEditMoment WHERE layerKey = ?",
+                                    arguments: [layerKey]) {
+            moments[EditMomentKey(branch: row["branch"], objectId: row["objectId"], rowMoment: row["rowMoment"])] = row["editMoment"]
+        }
+        return moments
+    }
+
+    struct EditMomentKey: Hashable {
+        var branch: Int64
+        var objectId: Int64
+        var rowMoment: Int64
+    }
+
     /// When the state in `row` was made: the uploading client's edit moment, else the moment it was written.
     static func editMoment(_ db: Database, of row: FeatureRowRecord) throws -> Int64 {
         // Prepared once per connection: a replica of 100,000 rows asks this for every row.
