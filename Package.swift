@@ -29,13 +29,15 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
+        // Templates that escape every value by default, for the HTML pages and reports.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
     ],
     targets: [
         .target(name: "WebMap"),
         // Hand-written JSON Schema (2020-12, draft-07) validator over WebMap's position-keeping JSON tree.
         .target(name: "JSONSchema", dependencies: ["WebMap"]),
         .target(name: "Rules", dependencies: ["WebMap", "JSONSchema"]),
-        .target(name: "Report", dependencies: ["Rules", "WebMap", "Rainbow"]),
+        .target(name: "Report", dependencies: ["Rules", "WebMap", "Rainbow", .product(name: "Mustache", package: "swift-mustache")]),
         // The feature service core: catalogue, branch-versioned store, edits, versions, users (no HTTP).
         .target(
             name: "Service",
@@ -115,6 +117,15 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Pages checked in a real browser: headless Chromium driven over the DevTools protocol (a pipe, no port).
+        .testTarget(
+            name: "BrowserTests",
+            dependencies: [
+                "Report", "Rules", "WebMap", "Server", "Service",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -13,6 +13,8 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     case junit
     /// GitHub Actions workflow commands (annotations), plus a Markdown step summary.
     case github
+    /// One self-contained HTML page (inline CSS, no script, no request) to open in a browser or keep as a CI artefact.
+    case html
 
     /// One line for `--help`.
     public var summary: String {
@@ -22,6 +24,7 @@ public enum ReportFormat: String, CaseIterable, Sendable {
         case .sarif: return "SARIF 2.1.0, as GitHub code scanning accepts it"
         case .junit: return "JUnit XML, one test case per file and rule"
         case .github: return "GitHub Actions annotations; appends a summary to $GITHUB_STEP_SUMMARY"
+        case .html: return "one self-contained HTML page with source excerpts, filterable by severity"
         }
     }
 }
@@ -39,15 +42,20 @@ public struct ReportOptions: Sendable {
     /// Where ``ReportRenderer/appendGitHubStepSummary(_:options:)`` appends the Markdown summary; usually
     /// the value of `$GITHUB_STEP_SUMMARY`. Nil: no summary is written.
     public var githubStepSummaryPath: String?
+    /// The text of a reported file, by its report path, for the source excerpts of the `html` format; nil (or
+    /// a nil answer) shows the JSON pointer instead of an excerpt.
+    public var source: (@Sendable (_ path: String) -> String?)?
 
     public init(color: Bool = false,
                 rules: [RuleDescription] = RuleCatalog.all.map { $0.description },
                 baseDirectory: String = FileManager.default.currentDirectoryPath,
-                githubStepSummaryPath: String? = nil) {
+                githubStepSummaryPath: String? = nil,
+                source: (@Sendable (_ path: String) -> String?)? = nil) {
         self.color = color
         self.rules = rules
         self.baseDirectory = baseDirectory
         self.githubStepSummaryPath = githubStepSummaryPath
+        self.source = source
     }
 }
 
@@ -77,6 +85,7 @@ public enum ReportRenderer {
         case .sarif: return SARIFFormatter.render(report, options: options)
         case .junit: return JUnitFormatter.render(report)
         case .github: return GitHubFormatter.render(report, options: options)
+        case .html: return HTMLFormatter.render(report, options: options)
         }
     }
 

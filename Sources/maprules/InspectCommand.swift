@@ -11,10 +11,16 @@ struct InspectCommand: ParsableCommand {
         discussion: """
             For each layer and table: pop-up enabled, identify order, whether features can be added (and \
             if not, why), display and editable fields with their editors, related records, attachments, delete.
-            Example: maprules inspect Samples/TreesOfPortland/TreesOfPortland.json --format json
+            With --format html, one self-contained page to open in a browser: each layer's pop-up drawn as a crew \
+            sees it in edit mode (fields in order with their controls and choice values, related records, \
+            attachments, delete), the add button's state with the reasons, and the layers' draw order and scale \
+            ranges as a picture.
+            Examples:
+              maprules inspect Samples/TreesOfPortland/TreesOfPortland.json --format json
+              maprules inspect Samples/TreesOfPortland/TreesOfPortland.json --format html --output trees.html
             """)
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, html }
 
     @Argument(help: "The web map file.")
     var map: String
@@ -28,8 +34,11 @@ struct InspectCommand: ParsableCommand {
     @Option(help: "Token for --fetch (or MAPRULES_TOKEN).")
     var token: String?
 
-    @Option(help: "Output format: text or json.")
+    @Option(help: "Output format: text, json or html.")
     var format: Format = .text
+
+    @Option(help: "Write to this file instead of standard output.")
+    var output: String?
 
     func run() throws {
         var options = LintOptions()
@@ -38,7 +47,11 @@ struct InspectCommand: ParsableCommand {
             if fetch { options.fetcher = LiveMetadataFetcher(token: token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"]) }
             let (document, behavior) = try Linter(options: options).analyze(path: map)
             let report = InspectReport(path: map, document: document, behavior: behavior)
-            print(format == .json ? report.json() : report.text(), terminator: format == .json ? "\n" : "")
+            switch format {
+            case .text: try emit(report.text(), to: output)
+            case .json: try emit(report.json() + "\n", to: output)
+            case .html: try emit(InspectPage.render(report: report, behavior: behavior), to: output)
+            }
         } catch let error as DocumentError {
             throw CommandFailure(error.description)
         } catch let error as ConfigurationError {

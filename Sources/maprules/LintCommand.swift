@@ -20,6 +20,7 @@ struct LintCommand: ParsableCommand {
               maprules lint map.json --rule layer/hidden=off --max-warnings 0
               cat map.json | maprules lint - --stdin-filename map.json
               maprules lint exports/ --allow-empty
+              maprules lint Samples --format html --output report.html
 
             A directory under which no web map is found is an error (exit 2), unless --allow-empty is given.
             """)
@@ -27,7 +28,7 @@ struct LintCommand: ParsableCommand {
     @Argument(help: "Files or directories to lint, or - for standard input (default: the current directory).")
     var paths: [String] = []
 
-    @Option(help: "Output format: stylish, json, sarif, junit or github.")
+    @Option(help: "Output format: stylish, json, sarif, junit, github or html (one self-contained page; use --output).")
     var format: ReportFormat = .stylish
 
     @Option(help: "Write the report to this file instead of standard output.")
@@ -77,11 +78,13 @@ struct LintCommand: ParsableCommand {
         let options = try lintOptions()
         let linter = Linter(options: options)
         var reports: [FileReport] = []
+        var standardInput: (name: String, text: String)?
         let paths = self.paths.isEmpty ? ["."] : self.paths
         do {
             if paths.contains("-") {
                 let data = FileHandle.standardInput.readDataToEndOfFile()
                 let name = stdinFilename ?? "<stdin>"
+                if format == .html { standardInput = (name, String(decoding: data, as: UTF8.self)) }
                 let diskPath = stdinFilename.map { URL(fileURLWithPath: $0).path } ?? FileManager.default.currentDirectoryPath + "/stdin.json"
                 if let report = try linter.lint(path: diskPath, displayPath: name, text: SourceText(bytes: [UInt8](data)), isExplicit: true) {
                     reports.append(report)
@@ -108,7 +111,8 @@ struct LintCommand: ParsableCommand {
             color: output == nil && color.enabled(forTerminal: Console.stdoutIsTerminal),
             rules: RuleCatalog.all.map { $0.description },
             baseDirectory: FileManager.default.currentDirectoryPath,
-            githubStepSummaryPath: ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"])
+            githubStepSummaryPath: ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"],
+            source: format == .html ? Self.sourceReader(standardInput: standardInput) : nil)
         try emit(ReportRenderer.render(report, as: format, options: reportOptions), to: output)
         if format == .github {
             do { try ReportRenderer.appendGitHubStepSummary(report, options: reportOptions) } catch {
@@ -147,6 +151,15 @@ struct LintCommand: ParsableCommand {
             options.fetcher = LiveMetadataFetcher(token: token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"])
         }
         return options
+    }
+
+    /// The text of a reported file for the HTML report's excerpts: standard input as read, else the file on disk.
+    private static func sourceReader(standardInput: (name: String, text: String)?) -> @Sendable (String) -> String? {
+        { path in
+            if let standardInput, path == standardInput.name { return standardInput.text }
+            guard let data = FileManager.default.contents(atPath: path) else { return nil }
+            return String(decoding: data, as: UTF8.self)
+        }
     }
 
     /// The metadata in a `--layer` file.
