@@ -84,9 +84,9 @@ struct BrowserPage {
     /// The rendered document as HTML (`document.documentElement.outerHTML`).
     func dom() async throws -> String { try await evaluate("document.documentElement.outerHTML") as? String ?? "" }
 
-    /// The visible text of the elements matching `selector`.
+    /// The text of the elements matching `selector` (`textContent`, trimmed: also inside collapsed `<details>`).
     func texts(_ selector: String) async throws -> [String] {
-        try await evaluate("Array.from(document.querySelectorAll(\(jsString(selector)))).map(e => e.innerText.trim())") as? [String] ?? []
+        try await evaluate("Array.from(document.querySelectorAll(\(jsString(selector)))).map(e => e.textContent.trim())") as? [String] ?? []
     }
 
     /// How many elements match `selector`.

@@ -82,10 +82,10 @@ final class Chromium: @unchecked Sendable {
         defer { for pointer in argv { free(pointer) } }
         var child: pid_t = 0
         let status = posix_spawn(&child, executable, &actions, nil, &argv, environ)
-        close(input[0])
-        close(output[1])
+        Glibc.close(input[0])
+        Glibc.close(output[1])
         guard status == 0 else {
-            close(input[1]); close(output[0])
+            Glibc.close(input[1]); Glibc.close(output[0])
             throw BrowserError(description: "could not start \(executable): \(String(cString: strerror(status)))")
         }
         pid = child
@@ -125,15 +125,16 @@ final class Chromium: @unchecked Sendable {
         lock.unlock()
         var message: [String: Any] = ["id": id, "method": method, "params": params]
         if let session { message["sessionId"] = session }
-        var data = try JSONSerialization.data(withJSONObject: message)
-        data.append(0)
+        var bytes = try JSONSerialization.data(withJSONObject: message)
+        bytes.append(0)
+        let data = bytes
         let answer = try await withTimeout(timeout, what: method, onTimeout: { [self] in
             lock.lock()
             let continuation = waiting.removeValue(forKey: id)
             lock.unlock()
             continuation?.resume(throwing: BrowserError(description: "\(method): no answer within \(Int(timeout)) s"))
         }) { [self] in
-            try await withCheckedThrowingContinuation { continuation in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Message, Error>) in
                 lock.lock()
                 if closed {
                     lock.unlock()

@@ -9,9 +9,9 @@ enum HostileMaps {
     /// Writes `hostile.json` and `hostile.services.json` into `folder`; returns the map's path.
     static func write(into folder: URL) throws -> URL {
         let url = "https://example.com/arcgis/rest/services/Hostile/FeatureServer/0"
-        let map: [String: Any] = [
+        // The portal's item wrapper, so that the map has a title (`item.title`).
+        let map: [String: Any] = ["item": ["id": "hostile", "title": "Map \(image)"], "itemData": [
             "version": "2.31",
-            "title": "Map \(image)",
             "operationalLayers": [[
                 "id": "hostile-1", "title": "Layer \(script)", "url": url, "layerType": "ArcGISFeatureLayer", "visibility": true,
                 "popupInfo": [
@@ -23,7 +23,7 @@ enum HostileMaps {
                     ],
                 ],
             ]],
-        ]
+        ]]
         let layer: [String: Any] = [
             "id": 0, "name": "Hostile \(image)", "type": "Feature Layer", "geometryType": "esriGeometryPoint",
             "capabilities": "Create,Query,Update,Delete,Editing", "objectIdField": "OBJECTID",

@@ -39,8 +39,9 @@ struct ReportPagesBrowserTests {
             try await page.screenshot(to: Screenshots.path("lint-report"))
 
             // Filters: un-ticking "Errors" hides every error and nothing else, without a server or script.
-            let visibleErrors = "Array.from(document.querySelectorAll('li.sev-error')).filter(e => e.offsetParent !== null).length"
-            let visibleWarnings = "Array.from(document.querySelectorAll('li.sev-warning')).filter(e => e.offsetParent !== null).length"
+            // Shown: not hidden by the filter's style (files may be collapsed, which is another matter).
+            let visibleErrors = "Array.from(document.querySelectorAll('li.sev-error')).filter(e => getComputedStyle(e).display !== 'none').length"
+            let visibleWarnings = "Array.from(document.querySelectorAll('li.sev-warning')).filter(e => getComputedStyle(e).display !== 'none').length"
             let errors = diagnostics.filter { $0["severity"] as? String == "error" }.count
             let warnings = diagnostics.filter { $0["severity"] as? String == "warning" }.count
             #expect(try await page.evaluate(visibleErrors) as? Int == errors)

@@ -35,6 +35,7 @@ import Testing
         case .stylish: #expect(output == "No problems found\n")
         case .github: #expect(output.isEmpty)
         case .junit: #expect(output.contains("tests=\"0\" failures=\"0\""))
+        case .html: #expect(output.hasPrefix("<!DOCTYPE html>") && output.contains("no problems found"))
         }
     }
 }

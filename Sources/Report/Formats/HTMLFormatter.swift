@@ -45,12 +45,12 @@ enum HTMLFormatter {
                 let rule = catalogue[diagnostic.ruleId]
                 return DiagnosticRow(
                     severity: diagnostic.severity.rawValue, line: diagnostic.line, column: diagnostic.column,
-                    message: diagnostic.message, ruleId: diagnostic.ruleId, anchor: anchor(diagnostic.ruleId),
+                    message: TextSanitizing.visibleControlCharacters(diagnostic.message), ruleId: diagnostic.ruleId, anchor: anchor(diagnostic.ruleId),
                     layer: layerText(diagnostic.layer), pointer: diagnostic.pointer.isEmpty ? "the document" : diagnostic.pointer,
                     snippet: lines.flatMap { SourceSnippet(lines: $0, line: diagnostic.line, column: diagnostic.column) },
                     summary: rule?.summary, rationale: rule?.rationale ?? "", fix: rule?.fix ?? "")
             }
-            sections.append(FileSection(number: index + 1, path: file.path, open: open, counts: counts(file.diagnostics), diagnostics: rows))
+            sections.append(FileSection(number: index + 1, path: TextSanitizing.visibleControlCharacters(file.path), open: open, counts: counts(file.diagnostics), diagnostics: rows))
         }
         var byRule: [String: (severity: Severity, count: Int)] = [:]
         for diagnostic in report.files.flatMap(\.diagnostics) {
@@ -66,7 +66,7 @@ enum HTMLFormatter {
                            countText: plural(entry.count, "finding"), summary: rule?.summary ?? "",
                            rationale: rule?.rationale ?? "", fix: rule?.fix ?? "")
         }
-        let clean = report.files.filter { $0.diagnostics.isEmpty }.map(\.path)
+        let clean = report.files.filter { $0.diagnostics.isEmpty }.map { TextSanitizing.visibleControlCharacters($0.path) }
         let summary = report.summary
         let headline = summary.problems == 0
             ? "\(plural(summary.files, "file")), no problems"

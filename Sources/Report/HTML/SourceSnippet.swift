@@ -43,7 +43,7 @@ struct SourceSnippet: Sendable {
         func text(_ range: Range<Int>) -> String {
             var out = String.UnicodeScalarView()
             out.append(contentsOf: scalars[range].map { $0 == "\t" ? " " : $0 })
-            return visible(String(out))
+            return TextSanitizing.visibleControlCharacters(String(out))
         }
         let prefix = lower > 0 ? "…" : ""
         let suffix = upper < scalars.count ? "…" : ""
@@ -54,19 +54,5 @@ struct SourceSnippet: Sendable {
         let marked = markAt < scalars.count ? text(markAt..<markEnd) : " "
         return Line(number: number, before: prefix + text(lower..<markAt), marked: marked,
                     after: text(markEnd..<max(markEnd, upper)) + suffix, isTarget: true)
-    }
-
-    /// Control characters shown as `\u{..}` so that a file cannot hide text in the page.
-    private static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 }
