@@ -37,6 +37,8 @@ let package = Package(
         // Hand-written JSON Schema (2020-12, draft-07) validator over WebMap's position-keeping JSON tree.
         .target(name: "JSONSchema", dependencies: ["WebMap"]),
         .target(name: "Rules", dependencies: ["WebMap", "JSONSchema"]),
+        // `maprules lsp`: a Language Server over stdio (LSP 3.17) running the same rule catalogue.
+        .target(name: "LanguageServer", dependencies: ["Rules", "WebMap"]),
         .target(name: "Report", dependencies: ["Rules", "WebMap", "Rainbow", .product(name: "Mustache", package: "swift-mustache")]),
         // The feature service core: catalogue, branch-versioned store, edits, versions, users (no HTTP).
         .target(
@@ -83,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "maprules",
             dependencies: [
-                "WebMap", "JSONSchema", "Rules", "Report", "Rainbow", "Server", "Service", "Runtime",
+                "WebMap", "JSONSchema", "Rules", "Report", "Rainbow", "Server", "Service", "Runtime", "LanguageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

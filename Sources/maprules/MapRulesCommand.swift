@@ -19,7 +19,8 @@ struct MapRulesCommand: ParsableCommand {
             """,
         version: MapRulesVersion.current,
         subcommands: [LintCommand.self, ValidateCommand.self, RulesCommand.self, ExplainCommand.self, InspectCommand.self,
-                      VersionNameCommand.self, SnapshotCommand.self, ServeCommand.self, EditCommand.self, OfflineCommand.self]
+                      VersionNameCommand.self, SnapshotCommand.self, ServeCommand.self, EditCommand.self, OfflineCommand.self,
+                      LSPCommand.self]
     )
 
     /// Runs the command line with the exit codes of cli.md: 0 success, 1 problems, 2 could not do the job

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+
+/// `maprules lsp` spoken to over a pipe by a scripted client, as an editor would.
+struct LSPTests {
+    /// A client: starts `maprules lsp`, writes framed messages, reads them back (every wait bounded).
+    final class Client: @unchecked Sendable {
+        let process = Process()
+        private let input = Pipe(), output = Pipe()
+        private var buffer = Data()
+        private var nextId = 1
+
+        init() throws {
+            process.executableURL = CLI.executable
+            process.arguments = ["lsp"]
+            process.currentDirectoryURL = CLI.packageRoot
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+
+        deinit { if process.isRunning { process.terminate() } }
+
+        func notify(_ method: String, _ params: [String: Any]) throws {
+            try write(["jsonrpc": "2.0", "method": method, "params": params])
+        }
+
+        /// Sends a request and returns its answer (skipping notifications in between).
+        func request(_ method: String, _ params: [String: Any] = [:]) throws -> [String: Any] {
+            let id = nextId
+            nextId += 1
+            try write(["jsonrpc": "2.0", "id": id, "method": method, "params": params])
+            for _ in 0..<100 {
+                let message = try read()
+                if message["id"] as? Int == id { return message }
+            }
+            throw ClientError.noAnswer(method)
+        }
+
+        /// The next `publishDiagnostics` notification.
+        func diagnostics() throws -> [String: Any] {
+            for _ in 0..<100 {
+                let message = try read()
+                if message["method"] as? String == "textDocument/publishDiagnostics" { return message["params"] as? [String: Any] ?? [:] }
+            }
+            throw ClientError.noAnswer("publishDiagnostics")
+        }
+
+        func write(_ object: [String: Any]) throws {
+            let body = try JSONSerialization.data(withJSONObject: object)
+            input.fileHandleForWriting.write(Data("Content-Length: \(body.count)\r\n\r\n".utf8) + body)
+        }
+
+        func writeRaw(_ bytes: Data) { input.fileHandleForWriting.write(bytes) }
+
+        func closeInput() throws { try input.fileHandleForWriting.close() }
+
+        /// The next message; fails after 30 s without one.
+        func read() throws -> [String: Any] {
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                if let range = buffer.range(of: Data("\r\n\r\n".utf8)) {
+                    let header = String(decoding: buffer[buffer.startIndex..<range.lowerBound], as: UTF8.self)
+                    let length = Int(header.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "") ?? 0
+                    if buffer.distance(from: range.upperBound, to: buffer.endIndex) >= length {
+                        let body = buffer[range.upperBound..<buffer.index(range.upperBound, offsetBy: length)]
+                        buffer = Data(buffer[buffer.index(range.upperBound, offsetBy: length)...])
+                        return try JSONSerialization.jsonObject(with: body) as? [String: Any] ?? [:]
+                    }
+                }
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { throw ClientError.closed }
+                buffer.append(chunk)
+            }
+            throw ClientError.noAnswer("a message")
+        }
+
+        enum ClientError: Error { case noAnswer(String), closed }
+
+        func waitForExit() -> Int32 {
+            for _ in 0..<300 where process.isRunning { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning { process.terminate(); return -1 }
+            return process.terminationStatus
+        }
+    }
+
+    static let brokenPath = CLI.packageRoot.appendingPathComponent("Samples/Broken/popup--unknown-field.json").path
+    static var brokenURI: String { URL(fileURLWithPath: brokenPath).absoluteString }
+
+    static func codes(_ published: [String: Any]) -> [String] {
+        (published["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+    }
+
+    @Test func aSessionGetsDiagnosticsHoverAndTheirUpdatesAsTheMapIsEdited() throws {
+        let client = try Client()
+        let initialize = try client.request("initialize", ["processId": NSNull(), "rootUri": NSNull(), "capabilities": [:] as [String: Any]])
+        let capabilities = (initialize["result"] as? [String: Any])?["capabilities"] as? [String: Any]
+        #expect((capabilities?["textDocumentSync"] as? [String: Any])?["change"] as? Int == 2)
+        #expect(capabilities?["hoverProvider"] as? Bool == true)
+        try client.notify("initialized", [:])
+
+        let text = try String(contentsOfFile: Self.brokenPath, encoding: .utf8)
+        try client.notify("textDocument/didOpen", ["textDocument": ["uri": Self.brokenURI, "languageId": "json", "version": 1, "text": text]])
+        let opened = try client.diagnostics()
+        #expect(opened["uri"] as? String == Self.brokenURI)
+        #expect(Self.codes(opened).contains("popup/unknown-field"))
+        // The range covers the string "Conditon" (with its quotes) on its line, as the linter placed it.
+        let unknown = try #require((opened["diagnostics"] as? [[String: Any]])?.first { $0["code"] as? String == "popup/unknown-field" })
+        let range = try #require(unknown["range"] as? [String: [String: Int]])
+        let lines = text.components(separatedBy: "\n")
+        let line = try #require(range["start"]?["line"])
+        let start = try #require(range["start"]?["character"]), end = try #require(range["end"]?["character"])
+        let utf16 = Array(lines[line].utf16)
+        #expect(String(decoding: utf16[start..<end], as: UTF16.self) == "\"Conditon\"")
+        #expect(unknown["severity"] as? Int == 1)
+
+        // Hover on it: the rule's rationale.
+        let hover = try client.request("textDocument/hover", ["textDocument": ["uri": Self.brokenURI], "position": ["line": line, "character": start + 2]])
+        let contents = ((hover["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String ?? ""
+        #expect(contents.contains("popup/unknown-field") && contents.contains("**Why:**"))
+
+        // An incremental change fixing the name removes the finding.
+        try client.notify("textDocument/didChange", [
+            "textDocument": ["uri": Self.brokenURI, "version": 2],
+            "contentChanges": [["range": ["start": ["line": line, "character": start + 1], "end": ["line": line, "character": end - 1]], "text": "Condition"]],
+        ])
+        let fixed = try client.diagnostics()
+        #expect(fixed["version"] as? Int == 2)
+        #expect(!Self.codes(fixed).contains("popup/unknown-field"))
+
+        // A full change back to broken JSON: json/syntax.
+        try client.notify("textDocument/didChange", ["textDocument": ["uri": Self.brokenURI, "version": 3], "contentChanges": [["text": "{\"operationalLayers\": [,]}"]]])
+        #expect(Self.codes(try client.diagnostics()) == ["json/syntax"])
+
+        try client.notify("textDocument/didClose", ["textDocument": ["uri": Self.brokenURI]])
+        #expect(Self.codes(try client.diagnostics()).isEmpty)
+        _ = try client.request("shutdown")
+        try client.notify("exit", [:])
+        #expect(client.waitForExit() == 0)
+    }
+
+    @Test func columnsAreCountedInUTF16AsLSPCounts() throws {
+        let client = try Client()
+        _ = try client.request("initialize", ["capabilities": [:] as [String: Any]])
+        // An emoji (two UTF-16 units, one scalar) before a duplicate key on the same line.
+        let text = "{\"title\": \"🌳\", \"title\": \"x\", \"operationalLayers\": [], \"baseMap\": {\"baseMapLayers\": []}}"
+        let uri = "file:///tmp/maprules-lsp-\(UUID().uuidString).json"
+        try client.notify("textDocument/didOpen", ["textDocument": ["uri": uri, "languageId": "json", "version": 1, "text": text]])
+        let published = try client.diagnostics()
+        let duplicate = try #require((published["diagnostics"] as? [[String: Any]])?.first { $0["code"] as? String == "json/duplicate-key" })
+        let start = try #require((duplicate["range"] as? [String: [String: Int]])?["start"]?["character"])
+        let utf16 = Array(text.utf16)
+        #expect(String(decoding: utf16[start..<(start + 7)], as: UTF16.self) == "\"title\"")
+        _ = try client.request("shutdown")
+        try client.notify("exit", [:])
+        #expect(client.waitForExit() == 0)
+    }
+
+    @Test func unknownRequestsAndGarbageAreAnsweredNotCrashedOn() throws {
+        let client = try Client()
+        let unknown = try client.request("textDocument/frobnicate", [:])
+        #expect((unknown["error"] as? [String: Any])?["code"] as? Int == -32601)
+        client.writeRaw(Data("Content-Length: 5\r\n\r\nhello".utf8))
+        let parseError = try client.read()
+        #expect((parseError["error"] as? [String: Any])?["code"] as? Int == -32700)
+        let change = try client.request("textDocument/didChange", ["textDocument": ["uri": "file:///nothing.json"], "contentChanges": [] as [Any]])
+        #expect((change["error"] as? [String: Any])?["code"] as? Int == -32602)
+        // End of input without shutdown: exit code 1, as LSP asks.
+        try client.closeInput()
+        #expect(client.waitForExit() == 1)
+    }
+}
