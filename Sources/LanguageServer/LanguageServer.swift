@@ -144,10 +144,10 @@ public final class LanguageServer {
             return [["range": ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 1]], "severity": 1,
                      "source": "maprules", "message": "\(error)"]]
         }
-        let lines = LineTable(document.text)
+        let diagnostics = report?.diagnostics ?? []
+        let ranges = LineTable(document.text).tokenRanges(diagnostics.map { ($0.line, $0.column) })
         var entries: [(range: [String: Any], diagnostic: Diagnostic)] = []
-        let result = (report?.diagnostics ?? []).map { diagnostic -> [String: Any] in
-            let range = lines.tokenRange(line: diagnostic.line, column: diagnostic.column)
+        let result = zip(ranges, diagnostics).map { range, diagnostic -> [String: Any] in
             entries.append((range, diagnostic))
             let item: [String: Any] = [
                 "range": range, "severity": Self.severity(diagnostic.severity), "code": diagnostic.ruleId,
