@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "WebMap"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "WebMap"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Rules", "WebMap"]),
-        .testTarget(name: "CLITests", dependencies: ["Report", "Rules", "WebMap", "JSONSchema"]),
+        .testTarget(name: "CLITests", dependencies: ["Report", "Rules", "WebMap", "JSONSchema", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Rules", "WebMap", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "RuntimeTests",
