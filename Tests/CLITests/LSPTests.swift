@@ -157,6 +157,32 @@ struct LSPTests {
         #expect(client.waitForExit() == 0)
     }
 
+    @Test func theSnapshotAndConfigurationBesideTheFileApply() throws {
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let broken = CLI.packageRoot.appendingPathComponent("Samples/Broken")
+        let map = folder.appendingPathComponent("popup--unknown-field.json")
+        try FileManager.default.copyItem(at: broken.appendingPathComponent("popup--unknown-field.json"), to: map)
+        let text = try String(contentsOf: map, encoding: .utf8)
+        let client = try Client()
+        _ = try client.request("initialize", ["capabilities": [:] as [String: Any]])
+        // No snapshot beside it: the layer's metadata is unknown.
+        try client.notify("textDocument/didOpen", ["textDocument": ["uri": map.absoluteString, "languageId": "json", "version": 1, "text": text]])
+        #expect(Self.codes(try client.diagnostics()).contains("map/unresolved-layer"))
+        // The snapshot and a configuration turning popup/no-display-fields off appear beside it, then a save.
+        try FileManager.default.copyItem(at: broken.appendingPathComponent("popup--unknown-field.services.json"),
+                                         to: folder.appendingPathComponent("popup--unknown-field.services.json"))
+        try Data(#"{"rules": {"popup/no-display-fields": "off"}}"#.utf8).write(to: folder.appendingPathComponent(".maprules.json"))
+        try client.notify("textDocument/didSave", ["textDocument": ["uri": map.absoluteString]])
+        let codes = Self.codes(try client.diagnostics())
+        #expect(codes.contains("popup/unknown-field"))
+        #expect(!codes.contains("map/unresolved-layer"))
+        #expect(!codes.contains("popup/no-display-fields"))
+        _ = try client.request("shutdown")
+        try client.notify("exit", [:])
+        #expect(client.waitForExit() == 0)
+    }
+
     @Test func unknownRequestsAndGarbageAreAnsweredNotCrashedOn() throws {
         let client = try Client()
         let unknown = try client.request("textDocument/frobnicate", [:])
