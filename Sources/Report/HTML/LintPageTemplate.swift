@@ -2,14 +2,8 @@
 /// are the two constants of ``PageStyle`` and the only unescaped insertions.
 enum LintPageTemplate {
     static let text = """
-    <!DOCTYPE html>
-    <html lang="en">
-    <head>
-    <meta charset="utf-8">
-    <meta http-equiv="Content-Security-Policy" content="{{{policy}}}">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
+    {{> head}}
     <title>MapRules lint report: {{headline}}</title>
-    <style>{{{css}}}</style>
     </head>
     <body>
     <input type="checkbox" class="toggle" id="show-error" checked>

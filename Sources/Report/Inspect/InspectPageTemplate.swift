@@ -2,14 +2,8 @@
 /// two constants of ``PageStyle`` are the only unescaped insertions.
 enum InspectPageTemplate {
     static let text = """
-    <!DOCTYPE html>
-    <html lang="en">
-    <head>
-    <meta charset="utf-8">
-    <meta http-equiv="Content-Security-Policy" content="{{{policy}}}">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
+    {{> head}}
     <title>{{title}}: what the app will do</title>
-    <style>{{{css}}}</style>
     </head>
     <body>
     <header class="top">
