@@ -16,7 +16,8 @@ extension LintCommand {
             fixed += result.applied.count
             files += 1
             if fixDryRun {
-                print(UnifiedDiff.render(path: result.path, old: result.original, new: result.fixed), terminator: "")
+                let shown = result.path.hasPrefix("./") ? String(result.path.dropFirst(2)) : result.path
+                print(UnifiedDiff.render(path: shown, old: result.original, new: result.fixed), terminator: "")
             } else {
                 do { try Data(result.fixed).write(to: URL(fileURLWithPath: target.path)) } catch {
                     throw CommandFailure("cannot write the fixed \(target.path): \(error.localizedDescription) (check its permissions)")

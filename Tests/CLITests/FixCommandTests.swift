@@ -39,7 +39,7 @@ import Testing
 
         // The dry run prints the diff and changes nothing.
         let dryRun = try CLI.run(["lint", ".", "--fix-dry-run"], in: dir)
-        #expect(dryRun.stdout.contains("--- a/./popup--editable-but-service-readonly.json") || dryRun.stdout.contains("--- a/popup--editable-but-service-readonly.json"), "\(dryRun.stdout.prefix(400))")
+        #expect(dryRun.stdout.contains("--- a/popup--editable-but-service-readonly.json\n+++ b/popup--editable-but-service-readonly.json\n"), "\(dryRun.stdout.prefix(400))")
         #expect(dryRun.stdout.contains(#"-          {"fieldName": "Ward", "label": "Ward", "visible": true, "isEditable": true}"#))
         #expect(dryRun.stdout.contains(#"+          {"fieldName": "Ward", "label": "Ward", "visible": true, "isEditable": false}"#))
         #expect(dryRun.stderr.contains("would fix \(fixable.count) problems"), "\(dryRun.stderr)")
