@@ -100,6 +100,9 @@ struct LintCommand: ParsableCommand {
     func validate() throws {
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more") }
         if fix && fixDryRun { throw ValidationError("--fix and --fix-dry-run exclude each other: choose one") }
+        if baseline != nil && writeBaseline != nil {
+            throw ValidationError("--baseline and --write-baseline exclude each other: write the baseline, then lint against it")
+        }
         if (fix || fixDryRun) && paths.contains("-") {
             throw ValidationError("--fix cannot change standard input: name the file instead of -")
         }

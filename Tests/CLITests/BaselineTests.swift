@@ -140,5 +140,7 @@ import Testing
         let bad = try CLI.run(["lint", "maps", "--baseline", "bad.json"], in: dir)
         #expect(bad.exitCode == 2)
         #expect(bad.stderr.contains("bad.json") && bad.stderr.contains("not a MapRules baseline"), "\(bad.stderr)")
+        let both = try CLI.run(["lint", "maps", "--baseline", "a.json", "--write-baseline", "b.json"], in: dir)
+        #expect(both.exitCode == 2 && both.stderr.contains("exclude each other"), "\(both.stderr)")
     }
 }

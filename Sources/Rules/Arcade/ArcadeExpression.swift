@@ -12,9 +12,13 @@ final class ArcadeExpression {
     /// `fileOffsets[k]`: the byte offset in the file where scalar `k` of the expression was written (its
     /// first byte, or the backslash of its JSON escape); one more entry for the closing quote. Nil when the
     /// text in the file is not the text the rules read (a `{{ }}` placeholder was substituted in it): then every
-    /// position is the string's start.
-    private let fileOffsets: [Int]?
+    /// position is the string's start. Made on the first finding: most expressions have none.
+    private lazy var fileOffsets: [Int]? = {
+        guard let decoded = JSONSourceRanges.decodedString(at: node.offset, in: source.bytes), decoded.scalars == text else { return nil }
+        return decoded.offsets
+    }()
     private let node: JSONNode
+    private let source: SourceText
 
     init(layer: LayerBehavior, info: ExpressionInfo, node: JSONNode, text: String, source: SourceText) {
         self.layer = layer
@@ -25,11 +29,7 @@ final class ArcadeExpression {
         let tokenizer = ArcadeTokenizer(scalars)
         tokens = tokenizer.tokens
         problem = tokenizer.problem
-        if let decoded = JSONSourceRanges.decodedString(at: node.offset, in: source.bytes), decoded.scalars == scalars {
-            fileOffsets = decoded.offsets
-        } else {
-            fileOffsets = nil
-        }
+        self.source = source
     }
 
     /// The pointer of the `expression` string.
@@ -44,6 +44,7 @@ final class ArcadeExpression {
 
     /// The byte offset in the file of scalar `offset` of the expression.
     func fileOffset(of offset: Int) -> Int {
+        // Rules run one after another on a file (never two at once), so the lazy table needs no lock.
         guard let fileOffsets, !fileOffsets.isEmpty else { return node.offset }
         return fileOffsets[min(max(offset, 0), fileOffsets.count - 1)]
     }
