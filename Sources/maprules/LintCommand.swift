@@ -20,10 +20,10 @@ struct LintCommand: ParsableCommand {
               maprules lint map.json --rule layer/hidden=off --max-warnings 0
               cat map.json | maprules lint - --stdin-filename map.json
               maprules lint exports/ --allow-empty
-              maprules lint maps/ --fix-dry-run            # show, as a diff, what --fix would change
-              maprules lint maps/ --fix                    # apply the unambiguous fixes, report what remains
-              maprules lint maps/ --write-baseline .maprules-baseline.json
-              maprules lint maps/ --baseline .maprules-baseline.json   # only findings not in the baseline
+              maprules lint maps/ --fix-dry-run
+              maprules lint maps/ --fix
+              maprules lint maps/ --write-baseline baseline.json
+              maprules lint maps/ --baseline baseline.json
 
             A directory under which no web map is found is an error (exit 2), unless --allow-empty is given.
 
