@@ -51,6 +51,12 @@ import WebMap
         #expect(decoded.files[0].diagnostics[2].fix == Self.fix)
     }
 
+    @Test func stylishSaysHowManyProblemsAreFixable() {
+        let output = ReportFixtures.render(.stylish, Self.report)
+        #expect(output.hasSuffix("✖ 5 problems (3 errors, 1 warning, 1 info)\n  2 problems fixable with --fix (see the changes first with --fix-dry-run)\n"), "\(output)")
+        #expect(!ReportFixtures.render(.stylish).contains("fixable"))
+    }
+
     @Test func unifiedDiffShowsOnlyTheChangedLinesWithContext() {
         let old = (1...20).map { "line \($0)\n" }.joined()
         var new = old.replacingOccurrences(of: "line 5\n", with: "line five\n").replacingOccurrences(of: "line 17\n", with: "")
