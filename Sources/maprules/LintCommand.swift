@@ -195,6 +195,7 @@ struct LintCommand: ParsableCommand {
         }
         for path in services { options.snapshots.append(try ServicesSnapshot.load(path: path)) }
         if let layer { options.popupLayer = try Self.layerMetadata(path: layer) }
+        options.recordSubjects = baseline != nil || writeBaseline != nil
         if fetch {
             options.fetcher = LiveMetadataFetcher(token: token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"])
         }

@@ -11,6 +11,9 @@ import Rules
 /// Each entry also keeps the file's path relative to the baseline file's folder: a finding is matched first
 /// to an entry of its own file, then to any entry left with the same fingerprint (a file that moved).
 ///
+/// The reports must come from a linter with `LintOptions.recordSubjects` set (a diagnostic without a subject
+/// falls back to its pointer, which does not survive reordering).
+///
 /// The file (`version` 1) is pretty-printed JSON, entries sorted by file, rule ID, subject and fingerprint, so
 /// the same findings always give the same bytes:
 ///

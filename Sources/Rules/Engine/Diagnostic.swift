@@ -42,8 +42,8 @@ public struct Diagnostic: Sendable, Codable, Hashable {
     public var fix: Fix?
     /// What the finding is about, independent of where it is in the file: the pointer with each array index
     /// replaced by the element's identity (`operationalLayers[id=Trees_1234]/popupInfo/fieldInfos[fieldName=Conditon]/fieldName`)
-    /// and a digest of the value when it is a string, number or boolean. Baselines fingerprint it; nil for
-    /// diagnostics made by hand.
+    /// and a digest of the value when it is a string, number or boolean. Baselines fingerprint it; set only
+    /// when the linter was asked to (`LintOptions.recordSubjects`), nil otherwise.
     public var subject: String?
 
     public init(ruleId: String, severity: Severity, message: String, pointer: String, line: Int, column: Int,

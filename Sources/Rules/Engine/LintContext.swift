@@ -20,8 +20,12 @@ public final class LintContext {
     /// Values derived once per file and shared by several rules (see `MapContext.shared`).
     var sharedValues: [ObjectIdentifier: Any] = [:]
 
-    init(path: String, source: SourceText, parseError: JSONParseError?, parsed: ParsedJSON?, isExplicit: Bool,
+    /// Whether diagnostics get their `subject` (see `LintOptions.recordSubjects`).
+    let recordSubjects: Bool
+
+    init(path: String, source: SourceText, parseError: JSONParseError?, parsed: ParsedJSON?, recordSubjects: Bool = false, isExplicit: Bool,
          configuration: RuleConfiguration) {
+        self.recordSubjects = recordSubjects
         self.path = path
         self.source = source
         self.parseError = parseError
@@ -42,7 +46,8 @@ public final class LintContext {
             ruleId: id, severity: severity, message: message, pointer: pointer.description,
             line: position.line, column: position.column, layer: layer.map(LayerReference.init),
             metadataSource: metadataSource, fix: fix,
-            subject: parsed.map { DiagnosticSubject.describe(pointer, in: $0.root) } ?? DiagnosticSubject.describe(pointer, message: message)))
+            subject: !recordSubjects ? nil
+                : parsed.map { DiagnosticSubject.describe(pointer, in: $0.root) } ?? DiagnosticSubject.describe(pointer, message: message)))
     }
 
     /// Records a finding about `node` (found at `pointer`).
