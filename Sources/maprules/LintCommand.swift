@@ -139,17 +139,7 @@ struct LintCommand: ParsableCommand {
             }
             reports += found
         }
-        if let writeBaseline {
-            let recorded = Baseline(recording: reports, baselinePath: writeBaseline)
-            try emit(recorded.text, to: writeBaseline)
-            Console.error("wrote \(recorded.entries.reduce(0) { $0 + $1.count }) findings (\(recorded.entries.count) entries) to the baseline \(writeBaseline)")
-        } else if let baseline {
-            let outcome = try Baseline.load(path: baseline).filter(reports, baselinePath: baseline)
-            reports = outcome.reports
-            Console.error("baseline \(baseline): \(outcome.suppressed) known finding\(outcome.suppressed == 1 ? "" : "s") not reported; "
-                + "\(outcome.stale) baseline entr\(outcome.stale == 1 ? "y no longer occurs" : "ies no longer occur")"
-                + (outcome.stale > 0 ? " (fixed: record the baseline again with --write-baseline)" : ""))
-        }
+        reports = try applyBaseline(to: reports)
         var report = LintReport(files: reports)
         if quiet { report = report.filtered(minimumSeverity: .error) }
         let reportOptions = ReportOptions(
