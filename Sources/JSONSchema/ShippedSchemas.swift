@@ -987,7 +987,32 @@ public enum ShippedSchemas {
         "metadataSource": {
           "description": "Where the layer's service metadata came from; present when the rule used it.",
           "enum": ["inline", "snapshot", "live"]
+        },
+        "fix": {
+          "description": "The fix, when the rule knows an unambiguous one (`maprules lint --fix` applies it): what it does, and an RFC 6902 JSON Patch against the file as linted.",
+          "type": "object",
+          "required": ["description", "patch"],
+          "additionalProperties": false,
+          "properties": {
+            "description": {"type": "string", "minLength": 1},
+            "patch": {
+              "type": "array",
+              "minItems": 1,
+              "items": {"$ref": "#/$defs/patchOperation"}
+            }
+          }
         }
+      }
+    },
+    "patchOperation": {
+      "description": "One RFC 6902 operation; only add, remove and replace are used.",
+      "type": "object",
+      "required": ["op", "path"],
+      "additionalProperties": false,
+      "properties": {
+        "op": {"enum": ["add", "remove", "replace"]},
+        "path": {"type": "string", "pattern": "^(/.*)?$"},
+        "value": {"description": "The value `add` and `replace` set; absent for `remove`."}
       }
     }
   }

@@ -77,6 +77,7 @@ public final class LanguageServer {
                     "positionEncoding": "utf-16",
                     "textDocumentSync": ["openClose": true, "change": 2, "save": ["includeText": false]],
                     "hoverProvider": true,
+                    "codeActionProvider": ["codeActionKinds": ["quickfix"]],
                 ] as [String: Any],
                 "serverInfo": ["name": "maprules", "version": "0.1.0"],
             ] as [String: Any]
@@ -116,6 +117,8 @@ public final class LanguageServer {
             return nil
         case "textDocument/hover":
             return hover(params)
+        case "textDocument/codeAction":
+            return codeActions(params)
         default:
             if method.hasPrefix("$/") || !isRequest { return nil }
             throw LanguageServerError.methodNotFound(method)
@@ -176,6 +179,32 @@ public final class LanguageServer {
             return parts.joined(separator: "\n\n")
         }.joined(separator: "\n\n---\n\n")
         return ["contents": ["kind": "markdown", "value": text], "range": hits[0].range] as [String: Any]
+    }
+
+    /// The fixes of the diagnostics whose range meets the requested range, as quick fixes whose edits are the
+    /// fix's minimal text edits (the same `maprules lint --fix` makes).
+    private func codeActions(_ params: [String: Any]) -> Any? {
+        guard let uri = (params["textDocument"] as? [String: Any])?["uri"] as? String, let document = documents[uri],
+              let range = params["range"] as? [String: Any], let start = TextDocument.position(range["start"]),
+              let end = TextDocument.position(range["end"]), let entries = published[uri] else { return [] as [Any] }
+        let hits = entries.filter { entry in
+            guard let from = TextDocument.position(entry.range["start"]), let to = TextDocument.position(entry.range["end"]) else { return false }
+            return (from.line, from.character) <= (end.line, end.character) && (start.line, start.character) <= (to.line, to.character)
+        }
+        let lines = LineTable(document.text)
+        return hits.compactMap { entry -> [String: Any]? in
+            guard let fix = entry.diagnostic.fix, !fix.edits.isEmpty else { return nil }
+            let positions = lines.positions(fix.edits.flatMap { [($0.start.line, $0.start.column), ($0.end.line, $0.end.column)] })
+            let edits = fix.edits.enumerated().map { index, edit -> [String: Any] in
+                ["range": ["start": positions[2 * index], "end": positions[2 * index + 1]], "newText": edit.text]
+            }
+            return [
+                "title": fix.description, "kind": "quickfix", "isPreferred": true,
+                "diagnostics": [["range": entry.range, "code": entry.diagnostic.ruleId, "message": entry.diagnostic.message,
+                                 "severity": Self.severity(entry.diagnostic.severity), "source": "maprules"]],
+                "edit": ["changes": [uri: edits]],
+            ] as [String: Any]
+        }
     }
 
     private static func contains(_ range: [String: Any], _ position: (line: Int, character: Int)) -> Bool {

@@ -64,10 +64,25 @@ struct LineTable {
         self.lines = lines
     }
 
+    /// The LSP position of each linter position (line and column in scalars, 1-based; a column past the line's end
+    /// is the line's end).
+    func positions(_ positions: [(line: Int, column: Int)]) -> [[String: Int]] {
+        walk(positions).map { ["line": $0.line, "character": $0.character] }
+    }
+
     /// The LSP range of the JSON token at each linter position: a whole string, number or literal, or the bracket
     /// of an object or array.
     func tokenRanges(_ positions: [(line: Int, column: Int)]) -> [[String: Any]] {
-        var result = [[String: Any]](repeating: [:], count: positions.count)
+        walk(positions).map { place in
+            ["start": ["line": place.line, "character": place.character],
+             "end": ["line": place.line, "character": place.character + max(place.tokenLength, 1)]]
+        }
+    }
+
+    /// Each position's line, UTF-16 character and the UTF-16 length of the JSON token there, found in one walk
+    /// of each line, in order.
+    private func walk(_ positions: [(line: Int, column: Int)]) -> [(line: Int, character: Int, tokenLength: Int)] {
+        var result = [(line: Int, character: Int, tokenLength: Int)](repeating: (0, 0, 0), count: positions.count)
         guard !lines.isEmpty else { return result }
         let order = positions.indices.sorted { (positions[$0].line, positions[$0].column) < (positions[$1].line, positions[$1].column) }
         var current = -1
@@ -88,8 +103,7 @@ struct LineTable {
                 view.formIndex(after: &index)
                 column += 1
             }
-            let length = max(Self.tokenLength(view, from: index), 1)
-            result[i] = ["start": ["line": line, "character": character], "end": ["line": line, "character": character + length]]
+            result[i] = (line, character, Self.tokenLength(view, from: index))
         }
         return result
     }

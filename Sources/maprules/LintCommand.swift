@@ -21,8 +21,24 @@ struct LintCommand: ParsableCommand {
               cat map.json | maprules lint - --stdin-filename map.json
               maprules lint exports/ --allow-empty
               maprules lint Samples --format html --output report.html
+              maprules lint maps/ --fix-dry-run
+              maprules lint maps/ --fix
+              maprules lint maps/ --write-baseline baseline.json
+              maprules lint maps/ --baseline baseline.json
 
             A directory under which no web map is found is an error (exit 2), unless --allow-empty is given.
+
+            Fixes: where a rule's fix is unambiguous (a missing label -> the field's alias; isEditable on a field \
+            that can never be edited -> false; a repeated fieldInfos entry -> removed; a field name that is \
+            exactly one field's alias or name spelled another way -> that name; a token in a URL -> removed), \
+            the diagnostic carries it (`fix` in the JSON report, `fixes` in SARIF). --fix writes them into the \
+            files as minimal text edits (the rest of each file stays byte for byte), lints again and reports what \
+            remains; the exit code is that of the remaining findings. --fix-dry-run prints the unified diff \
+            instead and changes nothing.
+
+            Baselines: --write-baseline FILE records the findings by fingerprint (rule, layer, what the finding \
+            is about; no line numbers, no array indexes) and exits 0; --baseline FILE reports only the findings \
+            not in it and says on standard error how many baseline entries no longer occur.
             """)
 
     @Argument(help: "Files or directories to lint, or - for standard input (default: the current directory).")
@@ -70,8 +86,27 @@ struct LintCommand: ParsableCommand {
     @Flag(help: "Accept a directory with no web map in it (by default that is an error, exit 2).")
     var allowEmpty = false
 
+    @Flag(help: "Apply the unambiguous fixes to the files (minimal text edits), then lint again and report what remains.")
+    var fix = false
+
+    @Flag(help: "Print the unified diff of what --fix would change, and change nothing.")
+    var fixDryRun = false
+
+    @Option(help: ArgumentHelp("Report only findings not recorded in this baseline file; say how many of its entries no longer occur.", valueName: "FILE"))
+    var baseline: String?
+
+    @Option(help: ArgumentHelp("Record every finding in this baseline file (sorted, stable JSON) and exit 0.", valueName: "FILE"))
+    var writeBaseline: String?
+
     func validate() throws {
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more") }
+        if fix && fixDryRun { throw ValidationError("--fix and --fix-dry-run exclude each other: choose one") }
+        if baseline != nil && writeBaseline != nil {
+            throw ValidationError("--baseline and --write-baseline exclude each other: write the baseline, then lint against it")
+        }
+        if (fix || fixDryRun) && paths.contains("-") {
+            throw ValidationError("--fix cannot change standard input: name the file instead of -")
+        }
     }
 
     func run() throws {
@@ -99,12 +134,15 @@ struct LintCommand: ParsableCommand {
                     FileHandle.standardError.write(Data("\rlinting \(done)/\(total) files\(done == total ? "\n" : "")".utf8))
                 }
             }
-            let found = try linter.lint(discovery.targets, progress: progress)
+            let found = try fix || fixDryRun
+                ? applyFixes(discovery.targets, linter: linter)
+                : linter.lint(discovery.targets, progress: progress)
             if !allowEmpty, let empty = discovery.directoriesWithoutMaps(reports: found).first {
                 throw CommandFailure("no web map found under '\(empty)' (pass --allow-empty to accept a directory without one)")
             }
             reports += found
         }
+        reports = try applyBaseline(to: reports)
         var report = LintReport(files: reports)
         if quiet { report = report.filtered(minimumSeverity: .error) }
         let reportOptions = ReportOptions(
@@ -113,12 +151,16 @@ struct LintCommand: ParsableCommand {
             baseDirectory: FileManager.default.currentDirectoryPath,
             githubStepSummaryPath: ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"],
             source: format == .html ? Self.sourceReader(standardInput: standardInput) : nil)
-        try emit(ReportRenderer.render(report, as: format, options: reportOptions), to: output)
+        // With --fix-dry-run standard output holds the diff: the report goes only to --output.
+        if !fixDryRun || output != nil {
+            try emit(ReportRenderer.render(report, as: format, options: reportOptions), to: output)
+        }
         if format == .github {
             do { try ReportRenderer.appendGitHubStepSummary(report, options: reportOptions) } catch {
                 Console.error("warning: \(error)")
             }
         }
+        if writeBaseline != nil { return }
         if report.summary.errors > 0 { throw ExitCode(1) }
         if let maxWarnings, report.summary.warnings > maxWarnings { throw ExitCode(1) }
     }
@@ -147,6 +189,7 @@ struct LintCommand: ParsableCommand {
         }
         for path in services { options.snapshots.append(try ServicesSnapshot.load(path: path)) }
         if let layer { options.popupLayer = try Self.layerMetadata(path: layer) }
+        options.recordSubjects = baseline != nil || writeBaseline != nil
         if fetch {
             options.fetcher = LiveMetadataFetcher(token: token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"])
         }

@@ -31,7 +31,7 @@ struct MapRulesCommand: ParsableCommand {
             try command.run()
         } catch let code as ExitCode {
             Foundation.exit(code.rawValue)
-        } catch let error as CustomStringConvertible where error is CommandFailure || error is DocumentError || error is ConfigurationError {
+        } catch let error as CustomStringConvertible where error is CommandFailure || error is DocumentError || error is ConfigurationError || error is BaselineError {
             Console.error("error: \(error.description)")
             Foundation.exit(2)
         } catch {

@@ -140,6 +140,40 @@ struct LSPTests {
         #expect(client.waitForExit() == 0)
     }
 
+    @Test func aCodeActionOffersTheFixAsTextEdits() throws {
+        let path = CLI.packageRoot.appendingPathComponent("Samples/Broken/map--token-in-url.json").path
+        let uri = URL(fileURLWithPath: path).absoluteString
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let client = try Client()
+        let initialize = try client.request("initialize", ["capabilities": [:] as [String: Any]])
+        #expect(((initialize["result"] as? [String: Any])?["capabilities"] as? [String: Any])?["codeActionProvider"] != nil)
+        try client.notify("textDocument/didOpen", ["textDocument": ["uri": uri, "languageId": "json", "version": 1, "text": text]])
+        let published = try client.diagnostics()
+        let token = try #require((published["diagnostics"] as? [[String: Any]])?.first { $0["code"] as? String == "map/token-in-url" })
+        let range = try #require(token["range"] as? [String: Any])
+        let answer = try client.request("textDocument/codeAction", ["textDocument": ["uri": uri], "range": range,
+                                                                     "context": ["diagnostics": [token]]])
+        let actions = try #require(answer["result"] as? [[String: Any]])
+        let action = try #require(actions.first)
+        #expect(action["kind"] as? String == "quickfix")
+        let edits = try #require(((action["edit"] as? [String: Any])?["changes"] as? [String: Any])?[uri] as? [[String: Any]])
+        // Applying the edits as an editor would: the token is gone and the file is otherwise the same.
+        var lines = text.components(separatedBy: "\n").map { Array($0.utf16) }
+        for edit in edits.reversed() {
+            let r = try #require(edit["range"] as? [String: [String: Int]])
+            let (sl, sc, el, ec) = (r["start"]!["line"]!, r["start"]!["character"]!, r["end"]!["line"]!, r["end"]!["character"]!)
+            #expect(sl == el)
+            lines[sl].replaceSubrange(sc..<ec, with: Array((edit["newText"] as? String ?? "").utf16))
+        }
+        let fixed = lines.map { String(decoding: $0, as: UTF16.self) }.joined(separator: "\n")
+        #expect(!fixed.contains("token="))
+        try client.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2], "contentChanges": [["text": fixed]]])
+        #expect(!Self.codes(try client.diagnostics()).contains("map/token-in-url"))
+        _ = try client.request("shutdown")
+        try client.notify("exit", [:])
+        #expect(client.waitForExit() == 0)
+    }
+
     @Test func columnsAreCountedInUTF16AsLSPCounts() throws {
         let client = try Client()
         _ = try client.request("initialize", ["capabilities": [:] as [String: Any]])

@@ -2,7 +2,7 @@ import Foundation
 
 /// Just enough JSON Schema (2020-12) to check the shipped report and configuration schemas against
 /// JSONSerialization output: `type`, `const`, `enum`, `required`, `properties`, `additionalProperties`,
-/// `propertyNames`, `items`, `pattern`, `minLength`, `minimum`, and local `$ref`s. Anything else fails loudly,
+/// `propertyNames`, `items`, `minItems`, `pattern`, `minLength`, `minimum`, and local `$ref`s. Anything else fails loudly,
 /// so a schema that grows a keyword cannot pass unchecked.
 struct MiniSchemaValidator {
     let root: Any
@@ -10,6 +10,7 @@ struct MiniSchemaValidator {
     static let known: Set<String> = [
         "$schema", "$id", "$defs", "title", "description", "type", "const", "enum", "required", "properties",
         "additionalProperties", "propertyNames", "items", "pattern", "minLength", "minimum", "$ref",
+        "minItems",
     ]
 
     /// Violations as "pointer: what", empty when `instance` is valid.
@@ -77,6 +78,9 @@ struct MiniSchemaValidator {
         if let minimum = schema["minimum"] as? Double, let number = value as? NSNumber, actual == "integer" || actual == "number",
            number.doubleValue < minimum {
             out.append("\(pointer): below \(minimum)")
+        }
+        if let array = value as? [Any], let minItems = schema["minItems"] as? Int, array.count < minItems {
+            out.append("\(pointer): fewer than \(minItems) items")
         }
         if let array = value as? [Any], let items = schema["items"] {
             for (i, element) in array.enumerated() { check(element, against: items, at: "\(pointer)/\(i)", into: &out) }

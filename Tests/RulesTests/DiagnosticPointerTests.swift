@@ -9,9 +9,11 @@ import WebMap
 @Suite struct DiagnosticPointerTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Rules whose position is a place inside the value the pointer names (a placeholder inside a string),
-    /// not its start.
-    static let positionedInsideTheValue: Set<String> = ["map/template-placeholder"]
+    /// Rules whose position is a place inside the value the pointer names (a placeholder inside a string, the
+    /// character of an Arcade expression a finding is about), not its start.
+    static let positionedInsideTheValue: Set<String> = [
+        "map/template-placeholder", "arcade/syntax", "arcade/unknown-field", "arcade/unknown-relationship",
+    ]
 
     /// Problems with `diagnostics` reported for `text`: pointers that do not resolve, positions elsewhere.
     static func problems(_ diagnostics: [Diagnostic], in text: SourceText) -> [String] {

@@ -2,8 +2,8 @@ import Rules
 
 /// `--format json`: the report of cli.md, validated by `Schemas/report.schema.json`.
 ///
-/// Keys are written in the order cli.md shows them, indented by two spaces. `layer` and `metadataSource`
-/// appear only when a diagnostic has them; a layer's `id` and `title` are always both there, `null` when the
+/// Keys are written in the order cli.md shows them, indented by two spaces. `layer`, `metadataSource` and
+/// `fix` (`{"description", "patch"}`, the patch an RFC 6902 JSON Patch) appear only when a diagnostic has them; a layer's `id` and `title` are always both there, `null` when the
 /// map does not give one.
 enum JSONReportFormatter {
     static func render(_ report: LintReport) -> String {
@@ -45,6 +45,20 @@ enum JSONReportFormatter {
         }
         if let source = diagnostic.metadataSource {
             members.append(("metadataSource", .string(source.rawValue)))
+        }
+        if let fix = diagnostic.fix {
+            members.append(("fix", .object([("description", .string(fix.description)), ("patch", .array(fix.patch.map(value(of:))))])))
+        }
+        return .object(members)
+    }
+
+    /// An RFC 6902 operation: `op`, `path`, and `value` for `add` and `replace`.
+    static func value(of operation: PatchOperation) -> JSONOutput {
+        var members: [(String, JSONOutput)] = [("op", .string(operation.op.rawValue)), ("path", .string(operation.path))]
+        switch operation.value {
+        case .string(let s)?: members.append(("value", .string(s)))
+        case .bool(let b)?: members.append(("value", .bool(b)))
+        case nil: break
         }
         return .object(members)
     }

@@ -10,6 +10,7 @@ import Rules
 ///   `originalUriBaseIds` maps to the folder's `file:` URI; a file outside the folder gets an absolute `file:`
 ///   URI instead.
 /// - Columns count Unicode scalars, as the parser does (`columnKind` `unicodeCodePoints`).
+/// - A diagnostic with a fix has `fixes` (one fix: the file's replacements, see ``fix(_:artifact:)``).
 ///
 /// **Fingerprints.** `partialFingerprints["mapRulesFingerprint/v1"]` lets code scanning follow an alert across
 /// commits that move it. It is the lowercase hex SHA-256 (``SHA256``, a local implementation; swift-crypto is
@@ -142,14 +143,41 @@ enum SARIFFormatter {
             ("startLine", .int(max(1, diagnostic.line))),
             ("startColumn", .int(max(1, diagnostic.column))),
         ])
-        return .object([
+        var members: [(String, JSONOutput)] = [
             ("ruleId", .string(diagnostic.ruleId)),
             ("ruleIndex", .int(ruleIndex)),
             ("level", .string(level(diagnostic.severity))),
             ("message", .object([("text", .string(diagnostic.message))])),
             ("locations", .array([.object([("physicalLocation", .object([("artifactLocation", artifact), ("region", region)]))])])),
             ("partialFingerprints", .object([(fingerprintKey, .string(fingerprint))])),
-            ("properties", .object(properties)),
+        ]
+        if let fix = diagnostic.fix, !fix.edits.isEmpty {
+            members.append(("fixes", .array([self.fix(fix, artifact: artifact)])))
+        }
+        members.append(("properties", .object(properties)))
+        return .object(members)
+    }
+
+    /// A `fix` object (SARIF 2.1.0 §3.55): one `artifactChange` for the file, one `replacement` per text edit,
+    /// its `deletedRegion` given both as lines and columns (Unicode scalars, like every region here) and as
+    /// bytes; an insertion deletes an empty region.
+    private static func fix(_ fix: Fix, artifact: JSONOutput) -> JSONOutput {
+        let replacements: [JSONOutput] = fix.edits.sorted { $0.offset < $1.offset }.map { edit in
+            .object([
+                ("deletedRegion", .object([
+                    ("startLine", .int(edit.start.line)),
+                    ("startColumn", .int(edit.start.column)),
+                    ("endLine", .int(edit.end.line)),
+                    ("endColumn", .int(edit.end.column)),
+                    ("byteOffset", .int(edit.offset)),
+                    ("byteLength", .int(edit.length)),
+                ])),
+                ("insertedContent", .object([("text", .string(edit.text))])),
+            ])
+        }
+        return .object([
+            ("description", .object([("text", .string(fix.description))])),
+            ("artifactChanges", .array([.object([("artifactLocation", artifact), ("replacements", .array(replacements))])])),
         ])
     }
 }

@@ -14,6 +14,8 @@ import Rules
 /// ✖ 2 problems (1 error, 1 warning, 0 infos)
 /// ```
 ///
+/// When some diagnostics carry a fix, a last line says how many (`  1 problem fixable with --fix ...`).
+///
 /// Colour comes from Rainbow, switched on or off by ``ReportOptions/color`` alone: Rainbow's own detection of
 /// the terminal and `NO_COLOR` is overridden for the duration of the call. Control characters in paths and
 /// messages are shown as escapes (`\n`, `\u{1B}`), so a map cannot write escape sequences to the terminal.
@@ -48,7 +50,10 @@ enum StylishFormatter {
             + TextSanitizing.count(summary.warnings, "warning") + ", "
             + TextSanitizing.count(summary.infos, "info") + ")"
         let colored = summary.errors > 0 ? line.red.bold : summary.warnings > 0 ? line.yellow.bold : line.cyan.bold
-        return blocks.joined(separator: "\n") + "\n" + colored + "\n"
+        // As ESLint says how many problems its --fix would fix.
+        let fixable = report.files.reduce(0) { $0 + $1.diagnostics.filter { $0.fix != nil }.count }
+        let hint = fixable == 0 ? "" : "  " + TextSanitizing.count(fixable, "problem") + " fixable with --fix (see the changes first with --fix-dry-run)\n"
+        return blocks.joined(separator: "\n") + "\n" + colored + "\n" + hint
     }
 
     private static func block(for file: FileReport) -> String {

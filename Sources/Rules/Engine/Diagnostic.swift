@@ -38,9 +38,16 @@ public struct Diagnostic: Sendable, Codable, Hashable {
     public var column: Int
     public var layer: LayerReference?
     public var metadataSource: MetadataSource?
+    /// The fix, when the rule knows an unambiguous one (`maprules lint --fix` applies it).
+    public var fix: Fix?
+    /// What the finding is about, independent of where it is in the file: the pointer with each array index
+    /// replaced by the element's identity (`operationalLayers[id=Trees_1234]/popupInfo/fieldInfos[fieldName=Conditon]/fieldName`)
+    /// and a digest of the value when it is a string, number or boolean. Baselines fingerprint it; set only
+    /// when the linter was asked to (`LintOptions.recordSubjects`), nil otherwise.
+    public var subject: String?
 
     public init(ruleId: String, severity: Severity, message: String, pointer: String, line: Int, column: Int,
-                layer: LayerReference? = nil, metadataSource: MetadataSource? = nil) {
+                layer: LayerReference? = nil, metadataSource: MetadataSource? = nil, fix: Fix? = nil, subject: String? = nil) {
         self.ruleId = ruleId
         self.severity = severity
         self.message = message
@@ -49,6 +56,8 @@ public struct Diagnostic: Sendable, Codable, Hashable {
         self.column = column
         self.layer = layer
         self.metadataSource = metadataSource
+        self.fix = fix
+        self.subject = subject
     }
 
     /// The order of the reports: line, then column, then rule ID (then message, for a total order).

@@ -20,8 +20,12 @@ public final class LintContext {
     /// Values derived once per file and shared by several rules (see `MapContext.shared`).
     var sharedValues: [ObjectIdentifier: Any] = [:]
 
-    init(path: String, source: SourceText, parseError: JSONParseError?, parsed: ParsedJSON?, isExplicit: Bool,
+    /// Whether diagnostics get their `subject` (see `LintOptions.recordSubjects`).
+    let recordSubjects: Bool
+
+    init(path: String, source: SourceText, parseError: JSONParseError?, parsed: ParsedJSON?, recordSubjects: Bool = false, isExplicit: Bool,
          configuration: RuleConfiguration) {
+        self.recordSubjects = recordSubjects
         self.path = path
         self.source = source
         self.parseError = parseError
@@ -32,7 +36,7 @@ public final class LintContext {
 
     /// Records a finding of `rule` about the value at `pointer` that starts at byte `offset`.
     public func report(_ rule: any Rule.Type, pointer: JSONPointer, offset: Int, message: String,
-                       layer: MapLayer? = nil, metadataSource: MetadataSource? = nil) {
+                       layer: MapLayer? = nil, metadataSource: MetadataSource? = nil, fix: Fix? = nil) {
         let id = rule.description.id
         guard let severity = configuration.severity(of: id, default: rule.description.severity, path: path, layer: layer) else {
             return
@@ -41,7 +45,9 @@ public final class LintContext {
         diagnostics.append(Diagnostic(
             ruleId: id, severity: severity, message: message, pointer: pointer.description,
             line: position.line, column: position.column, layer: layer.map(LayerReference.init),
-            metadataSource: metadataSource))
+            metadataSource: metadataSource, fix: fix,
+            subject: !recordSubjects ? nil
+                : parsed.map { DiagnosticSubject.describe(pointer, in: $0.root) } ?? DiagnosticSubject.describe(pointer, message: message)))
     }
 
     /// Records a finding about `node` (found at `pointer`).
@@ -78,10 +84,10 @@ public final class MapContext {
     /// Reports a finding about the value at `pointer` inside the document. A finding about a member that is
     /// absent (`title` of a pop-up without one) is reported at the object that lacks it: the nearest parent
     /// that exists, pointer and position both, so that every reported pointer resolves in the file.
-    public func report(_ rule: any Rule.Type, pointer: JSONPointer, message: String, layer: LayerBehavior? = nil) {
+    public func report(_ rule: any Rule.Type, pointer: JSONPointer, message: String, layer: LayerBehavior? = nil, fix: Fix? = nil) {
         let (target, node) = Self.nearestExisting(pointer, in: document.root)
         lint.report(rule, pointer: target, offset: node.offset, message: message,
-                    layer: layer?.layer, metadataSource: layer?.resolved?.source)
+                    layer: layer?.layer, metadataSource: layer?.resolved?.source, fix: fix)
     }
 
     /// `pointer` and its node when it resolves in `root`, else its nearest parent that does.

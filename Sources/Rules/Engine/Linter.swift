@@ -17,6 +17,9 @@ public struct LintOptions: Sendable {
     public var fetcher: LiveMetadataFetcher?
     /// Metadata of the layer a standalone pop-up definition describes (`--layer FILE`).
     public var popupLayer: LayerMetadata?
+    /// Give every diagnostic its ``Diagnostic/subject`` (what baselines fingerprint). Off by default: it costs
+    /// a walk of the pointer per diagnostic, and only `--baseline` / `--write-baseline` need it.
+    public var recordSubjects = false
 
     public init() {}
 }
@@ -71,7 +74,7 @@ public final class Linter: @unchecked Sendable {
             parsed = nil
             parseError = error
         }
-        let context = LintContext(path: displayPath ?? path, source: text, parseError: parseError, parsed: parsed,
+        let context = LintContext(path: displayPath ?? path, source: text, parseError: parseError, parsed: parsed, recordSubjects: options.recordSubjects,
                                   isExplicit: isExplicit, configuration: configuration)
         guard let parsed else { return Prepared(context: context, kind: "json", map: nil) }
         var variables = configuration.variables

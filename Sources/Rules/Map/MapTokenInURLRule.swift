@@ -12,7 +12,7 @@ public enum MapTokenInURLRule: MapRule {
             the token expires the layer stops loading. The app signs in by itself and adds its own token to \
             each request; URLs in the map must not carry one.
             """,
-        fix: "Remove the `token` (or `apikey`/`key`) parameter from the URL and revoke the leaked credential.",
+        fix: "Remove the `token` (or `apikey`/`key`) parameter from the URL (`maprules lint --fix` does) and revoke the leaked credential.",
         triggeringExamples: [
             .document(Examples.map(url: Examples.treesURL + "?token=AbC123xYz"), services: Examples.treesSnapshot),
             .document("""
@@ -39,8 +39,33 @@ public enum MapTokenInURLRule: MapRule {
                 The URL of the \(reference.name) carries \(what): the secret is published with the map\(pending) \
                 to everyone who can open it, and the layer breaks when it expires. Remove the parameter (the app \
                 signs in and adds its own token) and revoke the credential.
-                """, layer: context.layerBehavior(of: reference.layer))
+                """, layer: context.layerBehavior(of: reference.layer), fix: removal(in: reference, context: context))
         }
+    }
+
+    /// The URL without its secret parameters (the credential must still be revoked: the fix cannot do that).
+    private static func removal(in reference: LayerURLReference, context: MapContext) -> Fix? {
+        guard let node = reference.pointer.resolve(in: context.document.root), context.fixes.isVerbatim(node, reference.url),
+              let cleaned = urlWithoutSecrets(reference.url), cleaned != reference.url else { return nil }
+        return context.fixes.replace(node, at: reference.pointer, with: .string(cleaned),
+                                     description: "Remove the secret from the URL (and revoke the credential).")
+    }
+
+    /// `url` without the query parameters that carry a secret; nil when it has no query.
+    static func urlWithoutSecrets(_ url: String) -> String? {
+        guard let question = url.firstIndex(of: "?") else { return nil }
+        let base = url[..<question]
+        var query = url[url.index(after: question)...]
+        var fragment = ""
+        if let hash = query.firstIndex(of: "#") {
+            fragment = String(query[hash...])
+            query = query[..<hash]
+        }
+        let kept = query.split(separator: "&", omittingEmptySubsequences: false).filter { pair in
+            let name = String(pair.split(separator: "=", maxSplits: 1).first ?? "")
+            return !ServiceURL.carriesSecret("x?" + name + "=")
+        }
+        return String(base) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&")) + fragment
     }
 
     /// The name of the query parameter that holds the secret, as written.

@@ -11,7 +11,7 @@ public enum DuplicateFieldRule: MapRule {
             offered for editing) twice, and which entry's label, visibility and editing setting the author \
             meant is unclear. Names compare case-insensitively, as the services do.
             """,
-        fix: "Keep one entry per field and remove the others.",
+        fix: "Keep one entry per field and remove the others (`maprules lint --fix` removes the later ones).",
         triggeringExamples: [
             .document(Examples.map(fieldInfos: """
                 {"fieldName": "Address", "label": "Address", "visible": true},
@@ -42,9 +42,16 @@ public enum DuplicateFieldRule: MapRule {
                 context.report(self, pointer: info.pointer / "fieldName", message:
                     "Pop-up of \(subject.name) lists field \(fieldName) again (first at \(earlier.pointer)): the app "
                     + "shows it once per entry. Remove this entry, keeping the one with the settings you want.",
-                    layer: subject.layer)
+                    layer: subject.layer, fix: removal(of: info, in: subject, context: context))
             }
         }
+    }
+
+    /// Drops the later entry from `fieldInfos`.
+    private static func removal(of info: PopupFieldInfo, in subject: PopupSubject, context: MapContext) -> Fix? {
+        guard let list = subject.popup.node["fieldInfos"]?.array, let token = info.pointer.tokens.last, let index = Int(token) else { return nil }
+        return context.fixes.remove(element: index, of: list, at: subject.popup.pointer / "fieldInfos",
+                                    description: "Remove the repeated entry for field '\(info.fieldName ?? "")'.")
     }
 
     /// What makes two entries the same: the service field they resolve to (its index), else the name in

@@ -35,7 +35,7 @@ public enum EditableButServiceReadonlyRule: MapRule {
                 "Pop-up of \(flag.subject.name) marks field \(flag.field.displayName) editable, but the service "
                 + "marks it `editable: false`, so no one can ever edit it. Set `isEditable` to false, or make the "
                 + "field editable in the service.",
-                layer: flag.subject.layer)
+                layer: flag.subject.layer, fix: flag.fixSettingNotEditable(in: context))
         }
     }
 }

@@ -27,7 +27,7 @@ public enum EditableReadonlyTypeRule: MapRule {
                 "Pop-up of \(flag.subject.name) marks field \(flag.field.displayName) editable, but "
                 + "\(flag.field.type.shortName) fields are always read-only in the app. Set `isEditable` to false "
                 + "for this field.",
-                layer: flag.subject.layer)
+                layer: flag.subject.layer, fix: flag.fixSettingNotEditable(in: context))
         }
     }
 }

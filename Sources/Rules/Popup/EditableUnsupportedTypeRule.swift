@@ -30,7 +30,7 @@ public enum EditableUnsupportedTypeRule: MapRule {
                 "Pop-up of \(flag.subject.name) marks field \(flag.field.displayName) editable, but its type "
                 + "\(flag.field.type.shortName) has no editor in the app (it shows an empty cell). Set `isEditable` "
                 + "to false for this field.",
-                layer: flag.subject.layer)
+                layer: flag.subject.layer, fix: flag.fixSettingNotEditable(in: context))
         }
     }
 }

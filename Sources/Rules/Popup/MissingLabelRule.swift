@@ -11,7 +11,7 @@ public enum MissingLabelRule: MapRule {
             one) it shows the raw field name, such as `SITE_WIDTH_FT`, which users in the field may not \
             understand. An expression field without a label uses its expression's `title` when it has one.
             """,
-        fix: "Give the `fieldInfos` entry a `label`, for example the field's alias.",
+        fix: "Give the `fieldInfos` entry a `label`, for example the field's alias (`maprules lint --fix` adds the alias).",
         triggeringExamples: [
             .document(Examples.map(fieldInfos: #"{"fieldName": "Address", "visible": true}"#), services: Examples.treesSnapshot),
         ],
@@ -41,9 +41,19 @@ public enum MissingLabelRule: MapRule {
                 context.report(self, pointer: pointer, message:
                     "Pop-up of \(subject.name) shows field '\(name)' without a label, so the app shows the raw name "
                     + "'\(name)'. Add a `label`\(hint).",
-                    layer: subject.layer)
+                    layer: subject.layer, fix: fix(for: info, field: display.field, in: context))
             }
         }
+    }
+
+    /// The field's alias as the label: added after `fieldName`, or written over a blank `label`.
+    private static func fix(for info: PopupFieldInfo, field: FieldDefinition?, in context: MapContext) -> Fix? {
+        guard let field, let alias = field.alias, !isBlank(alias) else { return nil }
+        let description = "Label field '\(field.name)' with its alias '\(alias)'."
+        if let label = info.node["label"] {
+            return context.fixes.replace(label, at: info.pointer / "label", with: .string(alias), description: description)
+        }
+        return context.fixes.add("label", .string(alias), to: info.node, at: info.pointer, after: "fieldName", description: description)
     }
 
     /// True when the text is empty or only white space (as `allSatisfy(\.isWhitespace)`), answered from the

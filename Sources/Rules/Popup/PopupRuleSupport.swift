@@ -104,6 +104,13 @@ final class EditableFlag {
     /// Where every popup/editable-* rule reports: the `isEditable` value.
     var pointer: JSONPointer { info.pointer / "isEditable" }
 
+    /// The fix of the popup/editable-* rules whose flag can never work: `isEditable: false`.
+    func fixSettingNotEditable(in context: MapContext) -> Fix? {
+        guard let node = info.node["isEditable"] else { return nil }
+        return context.fixes.replace(node, at: pointer, with: .bool(false),
+                                     description: "Set `isEditable` to false for field '\(field.name)'.")
+    }
+
     private static func problem(info: PopupFieldInfo, field: FieldDefinition, editor: EditorKind,
                                 capabilities caps: EditCapabilities) -> Problem? {
         if editor == .unsupported { return .unsupportedType }

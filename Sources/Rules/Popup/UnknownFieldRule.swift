@@ -24,6 +24,29 @@ public enum UnknownFieldRule: MapRule {
                       services: Examples.treesSnapshot),
         ])
 
+    /// The field an unknown name unambiguously means: the one field whose alias is that name, or whose name is
+    /// that name once case, spaces, underscores and hyphens are ignored ("Planted By" for `PlantedBy` or
+    /// `planted_by`). A name merely close in spelling is a suggestion in the message, never a fix: the field
+    /// it resembles may be another one.
+    static func unambiguousField(for name: String, in table: LayerMetadata) -> FieldDefinition? {
+        let key = loose(name)
+        let matches = table.fields.filter { field in
+            (field.alias.map { $0.equalsIgnoringCase(name) } ?? false) || loose(field.name) == key
+        }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
+    private static func loose(_ name: String) -> String {
+        String(name.lowercased().unicodeScalars.filter { $0 != " " && $0 != "_" && $0 != "-" }.map(Character.init))
+    }
+
+    private static func rename(_ info: PopupFieldInfo, in table: LayerMetadata, context: MapContext) -> Fix? {
+        guard let name = info.fieldName, let node = info.node["fieldName"], context.fixes.isVerbatim(node, name),
+              let field = unambiguousField(for: name, in: table) else { return nil }
+        return context.fixes.replace(node, at: info.pointer / "fieldName", with: .string(field.name),
+                                     description: "Rename '\(name)' to the field's real name '\(field.name)'.")
+    }
+
     public static func check(_ context: MapContext) {
         for layer in context.behavior.layers {
             guard let table = layer.table, let popup = layer.popup else { continue }
@@ -34,7 +57,7 @@ public enum UnknownFieldRule: MapRule {
                 context.report(self, pointer: info.pointer / "fieldName", message:
                     "Pop-up of layer \(layer.layer.displayName) lists field '\(name)', which the layer does not have."
                     + (suggestion.map { " Did you mean '\($0)'?" } ?? " Remove the entry or correct the name."),
-                    layer: layer)
+                    layer: layer, fix: rename(info, in: table, context: context))
             }
         }
     }

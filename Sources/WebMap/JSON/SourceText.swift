@@ -2,7 +2,7 @@ import Foundation
 
 /// A 1-based line and column. Columns count Unicode scalars, so a position is the same whatever the encoding
 /// width of the characters before it; a byte-order mark is not a column.
-public struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct SourcePosition: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     public var line: Int
     public var column: Int
 

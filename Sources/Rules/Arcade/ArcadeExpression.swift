@@ -1,0 +1,125 @@
+import WebMap
+
+/// One Arcade expression of a pop-up (`popupInfo.expressionInfos[i].expression`), tokenized once per file
+/// for the three arcade/ rules, with the way back from a position in the expression to the file.
+final class ArcadeExpression {
+    let layer: LayerBehavior
+    let info: ExpressionInfo
+    /// The expression text as Unicode scalars (after `{{ }}` substitution, as the rules see every string).
+    let text: [Unicode.Scalar]
+    let tokens: [ArcadeToken]
+    let problem: ArcadeSyntaxProblem?
+    /// `fileOffsets[k]`: the byte offset in the file where scalar `k` of the expression was written (its
+    /// first byte, or the backslash of its JSON escape); one more entry for the closing quote. Nil when the
+    /// text in the file is not the text the rules read (a `{{ }}` placeholder was substituted in it): then every
+    /// position is the string's start. Made on the first finding: most expressions have none.
+    private lazy var fileOffsets: [Int]? = {
+        guard let decoded = JSONSourceRanges.decodedString(at: node.offset, in: source.bytes), decoded.scalars == text else { return nil }
+        return decoded.offsets
+    }()
+    private let node: JSONNode
+    private let source: SourceText
+
+    init(layer: LayerBehavior, info: ExpressionInfo, node: JSONNode, text: String, source: SourceText) {
+        self.layer = layer
+        self.info = info
+        self.node = node
+        let scalars = Array(text.unicodeScalars)
+        self.text = scalars
+        let tokenizer = ArcadeTokenizer(scalars)
+        tokens = tokenizer.tokens
+        problem = tokenizer.problem
+        self.source = source
+    }
+
+    /// The pointer of the `expression` string.
+    var pointer: JSONPointer { info.pointer / "expression" }
+
+    /// "'age' (expressionInfos[2])": how messages name the expression.
+    var displayName: String {
+        let index = info.pointer.tokens.last ?? "?"
+        if let name = info.name, !name.isEmpty { return "'\(name)'" }
+        return "expressionInfos[\(index)]"
+    }
+
+    /// The byte offset in the file of scalar `offset` of the expression.
+    func fileOffset(of offset: Int) -> Int {
+        // Rules run one after another on a file (never two at once), so the lazy table needs no lock.
+        guard let fileOffsets, !fileOffsets.isEmpty else { return node.offset }
+        return fileOffsets[min(max(offset, 0), fileOffsets.count - 1)]
+    }
+
+    /// Every expression of every pop-up of the map, in map order (tokenized once per file).
+    static func all(in context: MapContext) -> [ArcadeExpression] {
+        context.shared([ArcadeExpression].self) {
+            var result: [ArcadeExpression] = []
+            for layer in context.behavior.layers where layer.needsMetadata {
+                guard let popup = layer.popup else { continue }
+                for info in popup.expressionInfos {
+                    guard let node = info.node["expression"], let text = node.string else { continue }
+                    result.append(ArcadeExpression(layer: layer, info: info, node: node, text: text, source: context.document.source))
+                }
+            }
+            return result
+        }
+    }
+}
+
+/// The place in an expression a finding is about: a token and what it names.
+struct ArcadeReference {
+    /// The name as written (a field or relationship name).
+    let name: String
+    /// The token that holds the name (an identifier, or a string literal with its quotes).
+    let token: ArcadeToken
+}
+
+extension ArcadeExpression {
+    private func isFeature(_ i: Int) -> Bool {
+        i >= 0 && i < tokens.count && tokens[i].kind == .identifier && tokens[i].value.equalsIgnoringCase("$feature")
+    }
+
+    private func isPunctuation(_ i: Int, _ value: String) -> Bool {
+        i >= 0 && i < tokens.count && tokens[i].kind == .punctuation && tokens[i].value == value
+    }
+
+    private func isCall(_ i: Int, _ name: String) -> Bool {
+        i < tokens.count && tokens[i].kind == .identifier && tokens[i].value.equalsIgnoringCase(name) && isPunctuation(i + 1, "(")
+    }
+
+    /// The field names the expression reads from `$feature`: `$feature.NAME`, `$feature["NAME"]`,
+    /// `$feature['NAME']`, and the string arguments of `Expects($feature, 'A', 'B')` (`*` excepted). A
+    /// computed name (`$feature[name]`, `$feature['a' + b]`) is not a reference: it cannot be checked.
+    var fieldReferences: [ArcadeReference] {
+        var found: [ArcadeReference] = []
+        var i = 0
+        while i < tokens.count {
+            if isFeature(i), !isPunctuation(i - 1, ".") {
+                if isPunctuation(i + 1, "."), i + 2 < tokens.count, tokens[i + 2].kind == .identifier {
+                    found.append(ArcadeReference(name: tokens[i + 2].value, token: tokens[i + 2]))
+                } else if isPunctuation(i + 1, "["), i + 2 < tokens.count, tokens[i + 2].kind == .string, isPunctuation(i + 3, "]") {
+                    found.append(ArcadeReference(name: tokens[i + 2].value, token: tokens[i + 2]))
+                }
+            } else if isCall(i, "Expects"), isFeature(i + 2) {
+                var j = i + 3
+                while isPunctuation(j, ","), j + 1 < tokens.count, tokens[j + 1].kind == .string {
+                    let argument = tokens[j + 1]
+                    if !argument.value.contains("*") { found.append(ArcadeReference(name: argument.value, token: argument)) }
+                    j += 2
+                }
+            }
+            i += 1
+        }
+        return found
+    }
+
+    /// The relationship names of `FeatureSetByRelationshipName($feature, "NAME", ...)` calls.
+    var relationshipReferences: [ArcadeReference] {
+        var found: [ArcadeReference] = []
+        for i in tokens.indices where isCall(i, "FeatureSetByRelationshipName") && isFeature(i + 2) && isPunctuation(i + 3, ",") {
+            if i + 4 < tokens.count, tokens[i + 4].kind == .string {
+                found.append(ArcadeReference(name: tokens[i + 4].value, token: tokens[i + 4]))
+            }
+        }
+        return found
+    }
+}

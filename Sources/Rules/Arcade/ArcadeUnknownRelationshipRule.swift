@@ -1,0 +1,41 @@
+import WebMap
+
+/// `arcade/unknown-relationship`: `FeatureSetByRelationshipName($feature, "NAME")` names no relationship of
+/// the layer.
+public enum ArcadeUnknownRelationshipRule: MapRule {
+    public static let description = RuleDescription(
+        id: "arcade/unknown-relationship",
+        severity: .warning,
+        summary: "A pop-up Arcade expression asks for a relationship the layer does not have.",
+        rationale: """
+            `FeatureSetByRelationshipName($feature, "NAME")` reads the records related to the feature through \
+            the relationship named NAME. When the layer has no relationship of that name (renamed or removed in \
+            the service, or a typing mistake) the call fails and the app shows nothing for the expression.
+            """,
+        fix: "Use the name of one of the layer's relationships (see its service metadata), or remove the call.",
+        triggeringExamples: [
+            .document(ArcadeExamples.map(expression: "return Count(FeatureSetByRelationshipName($feature, \"Trees_Inspection\"))"),
+                      services: ArcadeExamples.treesWithInspections),
+        ],
+        nonTriggeringExamples: [
+            .document(ArcadeExamples.map(expression: "return Count(FeatureSetByRelationshipName($feature, 'trees_inspections', ['*'], false))"),
+                      services: ArcadeExamples.treesWithInspections),
+        ])
+
+    public static func check(_ context: MapContext) {
+        for expression in ArcadeExpression.all(in: context) {
+            guard let table = expression.layer.table else { continue }
+            let names = table.relationships.compactMap(\.name)
+            for reference in expression.relationshipReferences where !names.contains(where: { $0.equalsIgnoringCase(reference.name) }) {
+                let known = names.isEmpty ? " The layer has no relationships." :
+                    (Suggestions.closest(to: reference.name, in: names).map { " Did you mean '\($0)'?" }
+                        ?? " Its relationships: " + names.map { "'\($0)'" }.joined(separator: ", ") + ".")
+                context.report(self, in: expression, at: reference.token.start, message:
+                    "Arcade expression \(expression.displayName) in the pop-up of \(expression.layer.layer.isTable ? "table" : "layer") "
+                    + "\(expression.layer.layer.displayName) asks for relationship '\(reference.name)', which the "
+                    + "\(expression.layer.layer.isTable ? "table" : "layer") does not have: the call fails and the app shows nothing for the expression."
+                    + known)
+            }
+        }
+    }
+}
