@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
     ],
     targets: [
         .target(name: "WebMap"),
@@ -64,6 +65,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                // The HTML services directory's templates (escaping by default).
+                .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
         // The editing runtime: rules enforced while editing, over a `FeatureService` that is either the service
