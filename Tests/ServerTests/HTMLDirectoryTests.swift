@@ -108,7 +108,7 @@ import Service
                     #expect(response.text == compact, "\(variant) \(headers)")
                 }
                 let pretty = try await client.execute(uri: Self.with(uri, "f=pjson"), method: .get, headers: Self.browser)
-                #expect(pretty.text == PrettyJSON.text(try JSON.parse(compact)), "\(uri) f=pjson")
+                #expect(pretty.text == PrettyJSON.text(document), "\(uri) f=pjson")
                 // A POST without f is a client's, never a page.
                 let posted = try await client.execute(uri: uri, method: .post, headers: Self.browser)
                 #expect(posted.text == compact, "POST \(uri)")
@@ -200,7 +200,7 @@ import Service
     @Test func templatesNeverWriteUnescapedValues() {
         for (name, text) in HTMLTemplates.all {
             #expect(!text.contains("{{{") && !text.contains("{{&"), "\(name)")
-            #expect(!text.contains("<script") && !text.contains("style=") && !text.contains(" on"), "\(name)")
+            #expect(!text.contains("<script") && !text.contains("style=") && text.range(of: #" on[a-z]+="#, options: .regularExpression) == nil, "\(name)")
             #expect(HTMLTemplates.library.getTemplate(named: name) != nil)
         }
     }

@@ -91,7 +91,8 @@ struct DirectoryPages {
                 var counting = parameters
                 counting.returnCountOnly = true
                 (counting.resultOffset, counting.resultRecordCount, counting.orderByFields) = (nil, nil, nil)
-                let total = parameters.outStatistics == nil ? try await core.query(service: name, layer: id, counting, as: context.caller).count : nil
+                var total: Int?
+                if parameters.outStatistics == nil { total = try await core.query(service: name, layer: id, counting, as: context.caller).count }
                 if let set = answer.featureSet {
                     result = Page.queryResult(set, total: total, offset: offset, count: count, form: form, path: path)
                 }

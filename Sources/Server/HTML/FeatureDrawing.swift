@@ -22,13 +22,14 @@ struct FeatureDrawing {
     static let height = 400.0
     static let margin = 16.0
 
-    var viewBox = "0 0 \(Int(width)) \(Int(height))"
+    var viewBox = "0 0 \(Int(FeatureDrawing.width)) \(Int(FeatureDrawing.height))"
     var circles: [Circle] = []
     var paths: [Path] = []
     var caption: String
 
     /// Nil when no feature has a geometry (a table, an empty layer).
     init?(features: [Feature], caption: String) {
+        self.caption = caption
         let geometries = features.compactMap(\.geometry)
         guard let extent = geometries.compactMap(\.envelope).reduce(nil, { (sum: Envelope?, next) in sum?.union(next) ?? next }) else { return nil }
         let spanX = extent.xmax - extent.xmin, spanY = extent.ymax - extent.ymin
@@ -57,7 +58,6 @@ struct FeatureDrawing {
                 paths.append(Path(style: "ar", d: pathData([ring], closed: true)))
             }
         }
-        self.caption = caption
     }
 
     /// One decimal is finer than a pixel of the box.

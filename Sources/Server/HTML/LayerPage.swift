@@ -78,15 +78,15 @@ extension HTMLPages {
 
         let fields = (info["fields"]?.array ?? []).map { field in
             LayerPage.Field(name: field["name"]?.string ?? "", type: shortType(field["type"]?.string), alias: field["alias"]?.string ?? "",
-                            length: field["length"]?.int.map(String.init) ?? "", nullable: yesNo(field["nullable"]?.bool),
+                            length: field["length"]?.int.map { String($0) } ?? "", nullable: yesNo(field["nullable"]?.bool),
                             editable: yesNo(field["editable"]?.bool), domain: domain(field["domain"]))
         }
         let relationships = (info["relationships"]?.array ?? []).map { relationship in
             let related = relationship["relatedTableId"]?.int
             return LayerPage.Relationship(
-                id: relationship["id"]?.int.map(String.init) ?? "", name: relationship["name"]?.string ?? "",
+                id: relationship["id"]?.int.map { String($0) } ?? "", name: relationship["name"]?.string ?? "",
                 relatedHref: related.map { servicePath(service, "FeatureServer", "\($0)") } ?? "",
-                relatedLabel: related.map { tableNames[$0].map { name in "\(name) (\($0))" } ?? "\($0)" } ?? "",
+                relatedLabel: related.map { relatedId in tableNames[relatedId].map { "\($0) (\(relatedId))" } ?? "\(relatedId)" } ?? "",
                 cardinality: (relationship["cardinality"]?.string ?? "").replacingOccurrences(of: "esriRelCardinality", with: ""),
                 role: (relationship["role"]?.string ?? "").replacingOccurrences(of: "esriRelRole", with: ""),
                 keyField: relationship["keyField"]?.string ?? "")

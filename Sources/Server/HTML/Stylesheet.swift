@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// The one stylesheet of the HTML directory, served from `/arcgis/rest/static/maprules.css` and carried in
@@ -12,7 +13,7 @@ enum Stylesheet {
         router.get("arcgis/rest/static/maprules.css") { _, _ -> Response in
             Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600",
                                             HTTPField.Name("X-Content-Type-Options")!: "nosniff"],
-                     body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: Stylesheet.text)))
         }
     }
 
