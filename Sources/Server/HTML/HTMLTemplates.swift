@@ -109,12 +109,12 @@ enum HTMLTemplates {
     <figure class="drawing">
     <svg xmlns="http://www.w3.org/2000/svg" viewBox="{{viewBox}}" role="img" aria-label="{{caption}}">
     {{#paths}}<path class="{{style}}" d="{{d}}"/>{{/paths}}
-    {{#circles}}<circle class="pt" cx="{{x}}" cy="{{y}}" r="4"/>{{/circles}}
+    {{#circles}}<circle class="pt" cx="{{x}}" cy="{{y}}" r="5"/>{{/circles}}
     </svg>
     <figcaption>{{caption}}</figcaption>
     </figure>
     {{/drawing}}
-    <h2>Fields</h2>
+    <h2 id="fields">Fields</h2>
     <div class="table-scroll"><table>
     <thead><tr><th>Name</th><th>Type</th><th>Alias</th><th>Length</th><th>Nullable</th><th>Editable</th><th>Domain</th></tr></thead>
     <tbody>{{#fields}}<tr><td><code>{{name}}</code></td><td>{{type}}</td><td>{{alias}}</td><td class="num">{{length}}</td><td>{{nullable}}</td><td>{{editable}}</td><td>{{#domain}}<span class="domain-name">{{domainName}}</span> <span class="muted">{{domainKind}}</span>{{#hasCodedValues}}<ul class="values">{{#codedValues}}<li><code>{{code}}</code> {{label}}</li>{{/codedValues}}</ul>{{/hasCodedValues}}{{#range}}<div>{{range}}</div>{{/range}}{{/domain}}</td></tr>
@@ -154,7 +154,7 @@ enum HTMLTemplates {
     {{#result}}
     <div class="pager"><div>{{summary}}</div><div class="links">{{#previousHref}}<a href="{{previousHref}}">‹ Previous</a>{{/previousHref}}{{#nextHref}}<a href="{{nextHref}}">Next ›</a>{{/nextHref}}<a href="{{resultJSONHref}}">This query as JSON</a></div></div>
     {{#hasRows}}
-    <div class="table-scroll"><table>
+    <div class="table-scroll"><table class="results">
     <thead><tr>{{#columns}}<th title="{{alias}}">{{name}}</th>{{/columns}}{{#showGeometry}}<th>Geometry</th>{{/showGeometry}}</tr></thead>
     <tbody>{{#rows}}<tr>{{#cells}}<td{{#numeric}} class="num"{{/numeric}}>{{#isNull}}<span class="null">null</span>{{/isNull}}{{^isNull}}{{text}}{{/isNull}}</td>{{/cells}}{{#showGeometry}}<td class="mono">{{geometryText}}</td>{{/showGeometry}}</tr>
     {{/rows}}</tbody></table></div>

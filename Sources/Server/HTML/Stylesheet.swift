@@ -61,6 +61,7 @@ enum Stylesheet {
     th { background: #e8eef5; font-weight: 600; white-space: nowrap; }
     tbody tr:nth-child(even) { background: var(--zebra); }
     tbody tr:last-child td { border-bottom: 0; }
+    table.results td { white-space: nowrap; max-width: 22rem; overflow: hidden; text-overflow: ellipsis; }
     td.num { text-align: right; font-variant-numeric: tabular-nums; }
     .null { color: #9aa8b6; font-style: italic; }
     .tag { display: inline-block; background: #e3edf8; color: #1f4f80; border-radius: 999px; padding: 0.05rem 0.6rem; margin: 0.1rem 0.2rem 0.1rem 0; font-size: 0.85rem; }
@@ -92,6 +93,7 @@ enum Stylesheet {
     .notice { border-radius: 8px; padding: 0.8rem 1rem; margin: 1rem 0; }
     .notice.error { background: var(--warn-bg); color: var(--warn); border: 1px solid #f2c2b6; }
     .signin { max-width: 420px; }
+    .signin + p { max-width: 60ch; }
     .signin .field { margin-bottom: 0.9rem; }
     footer.foot { max-width: 1120px; margin: 0 auto; padding: 1rem 1.5rem 2rem; color: var(--muted); font-size: 0.85rem; }
     """
