@@ -169,6 +169,9 @@ import Service
 
             let bad = try await client.execute(uri: "\(Self.trees)/0/query?f=html&where=drop%20table", method: .get)
             #expect(bad.status == .badRequest && bad.headers[.contentType] == "text/html; charset=utf-8" && bad.text.contains("notice error"))
+            #expect(bad.text.contains("value=\"drop table\"") && bad.text.contains("character offset 0"), "the form stays, with the refusal")
+            let missing = try await client.execute(uri: "/arcgis/rest/services/Nowhere/FeatureServer?f=html", method: .get)
+            #expect(missing.status == .notFound && missing.headers[.contentType] == "text/html; charset=utf-8" && missing.text.contains("notice error"))
 
             let dates = try await client.execute(uri: "\(Self.trees)/0/query?f=html&where=OBJECTID%3D1&outFields=Planted_Date,Site_Type", method: .get).text
             #expect(dates.contains("2019-04-11") && dates.contains("Tree lawn / parkway (TL)"), "dates and coded values read as text")

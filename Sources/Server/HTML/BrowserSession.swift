@@ -17,8 +17,9 @@ enum BrowserSession {
 
     /// The cookie's token when the request is the reading of a directory page; nil otherwise.
     static func token(_ request: Request, _ arguments: RequestArguments) -> String? {
-        guard isPagePath(request.uri.path), HTMLNegotiation.wantsHTML(request, arguments) else { return nil }
-        return cookieToken(request)
+        // The header first: clients that send no cookie (every JSON client) pay one header lookup.
+        guard let token = cookieToken(request), isPagePath(request.uri.path), HTMLNegotiation.wantsHTML(request, arguments) else { return nil }
+        return token
     }
 
     /// The cookie's token, whatever the request (sign-out reads it to revoke it).

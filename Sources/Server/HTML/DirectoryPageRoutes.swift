@@ -79,26 +79,38 @@ struct DirectoryPages {
             }
             let form = Page.queryForm(context.arguments, versions: versions)
             var result: Page.QueryPage.Result?
+            var refusal: ServiceError?
             if context.arguments.string("where") != nil {
-                var parameters = try QueryParameters(arguments: context.arguments)
-                parameters.returnCountOnly = false
-                parameters.returnIdsOnly = false
-                parameters.returnExtentOnly = false
-                let offset = max(0, parameters.resultOffset ?? 0), count = max(1, parameters.resultRecordCount ?? Page.defaultPageSize)
-                parameters.resultOffset = offset
-                parameters.resultRecordCount = count
-                let answer = try await core.query(service: name, layer: id, parameters, as: context.caller)
-                var counting = parameters
-                counting.returnCountOnly = true
-                (counting.resultOffset, counting.resultRecordCount, counting.orderByFields) = (nil, nil, nil)
-                var total: Int?
-                if parameters.outStatistics == nil { total = try await core.query(service: name, layer: id, counting, as: context.caller).count }
-                if let set = answer.featureSet {
-                    result = Page.queryResult(set, total: total, offset: offset, count: count, form: form, path: path)
+                do {
+                    result = try await queryResult(name, id, form: form, path: path, context)
+                } catch let error as ServiceError where error.code == 400 {
+                    // A where clause or parameter the core refuses: the form stays, to be corrected.
+                    refusal = error
                 }
             }
-            return ("query", Page.QueryPage(chrome: chrome, action: path, form: form, result: result))
+            let page = Page.QueryPage(chrome: chrome, action: path, form: form, result: result, refusal: refusal.map(Page.QueryPage.Refusal.init))
+            return ("query", page, refusal == nil ? .ok : .badRequest)
         }
+    }
+
+    /// One page of the query of the request's parameters (the JSON route's decoding), and the count of all
+    /// that match. The page size is `defaultPageSize` unless `resultRecordCount` says.
+    private func queryResult(_ name: String, _ id: Int, form: Page.QueryPage.Form, path: String, _ context: MapRulesRequestContext) async throws
+        -> Page.QueryPage.Result? {
+        var parameters = try QueryParameters(arguments: context.arguments)
+        (parameters.returnCountOnly, parameters.returnIdsOnly, parameters.returnExtentOnly) = (false, false, false)
+        let offset = max(0, parameters.resultOffset ?? 0), count = max(1, parameters.resultRecordCount ?? Page.defaultPageSize)
+        (parameters.resultOffset, parameters.resultRecordCount) = (offset, count)
+        let answer = try await core.query(service: name, layer: id, parameters, as: context.caller)
+        guard let set = answer.featureSet else { return nil }
+        var total: Int?
+        if parameters.outStatistics == nil {
+            var counting = parameters
+            counting.returnCountOnly = true
+            (counting.resultOffset, counting.resultRecordCount, counting.orderByFields) = (nil, nil, nil)
+            total = try await core.query(service: name, layer: id, counting, as: context.caller).count
+        }
+        return Page.queryResult(set, total: total, offset: offset, count: count, form: form, path: path)
     }
 
     /// `<service>/VersionManagementServer` and its `versions` / `versionInfos`.
@@ -119,9 +131,16 @@ struct DirectoryPages {
     /// Renders what `build` answers; a refusal of the core becomes the error page (HTTP 404 or 400 where the
     /// Esri code says so, else 200 as ArcGIS answers errors).
     private func page(_ chrome: Page.Chrome, _ build: () async throws -> (String, Any)) async throws -> Response {
-        do {
+        try await page(chrome) {
             let (template, model) = try await build()
-            return try Page.render(template, model)
+            return (template, model, .ok)
+        }
+    }
+
+    private func page(_ chrome: Page.Chrome, _ build: () async throws -> (String, Any, HTTPResponse.Status)) async throws -> Response {
+        do {
+            let (template, model, status) = try await build()
+            return try Page.render(template, model, status: status)
         } catch let error as ServiceError {
             let status: HTTPResponse.Status = error.code == 404 ? .notFound : error.code == 400 ? .badRequest : .ok
             return try Page.render("error", Page.error(error, chrome: chrome), status: status)

@@ -151,6 +151,7 @@ enum HTMLTemplates {
     <div class="wide actions"><button type="submit" class="primary">Query (GET)</button></div>
     </form>
     </div>
+    {{#refusal}}<div class="notice error" role="alert"><strong>{{message}}</strong>{{#details}}<div>{{.}}</div>{{/details}}</div>{{/refusal}}
     {{#result}}
     <div class="pager"><div>{{summary}}</div><div class="links">{{#previousHref}}<a href="{{previousHref}}">‹ Previous</a>{{/previousHref}}{{#nextHref}}<a href="{{nextHref}}">Next ›</a>{{/nextHref}}<a href="{{resultJSONHref}}">This query as JSON</a></div></div>
     {{#hasRows}}

@@ -61,10 +61,22 @@ extension HTMLPages {
             var showGeometry: Bool
         }
 
+        /// The core's refusal of the query, shown under the form.
+        struct Refusal {
+            var message: String
+            var details: [String]
+
+            init(_ error: ServiceError) {
+                message = error.message
+                details = error.details
+            }
+        }
+
         var chrome: Chrome
         var action: String
         var form: Form
         var result: Result?
+        var refusal: Refusal?
         var version = SiteInfo.serverFullVersion
     }
 
