@@ -144,16 +144,19 @@ extension HTMLPages {
         case .null: return .init(text: "", isNull: true, numeric: false)
         case .int(let i):
             if isDate { return .init(text: date(millis: i) + " UTC", isNull: false, numeric: false) }
-            if let label = labels?[String(i)] { return .init(text: "\(label) (\(i))", isNull: false, numeric: false) }
+            if let label = labels?[String(i)] { return .init(text: coded(label, String(i)), isNull: false, numeric: false) }
             return .init(text: String(i), isNull: false, numeric: true)
         case .double(let d):
             if isDate { return .init(text: date(millis: Int64(d)) + " UTC", isNull: false, numeric: false) }
             return .init(text: text(.double(d)), isNull: false, numeric: true)
         case .string(let s):
-            if let label = labels?[s] { return .init(text: "\(label) (\(s))", isNull: false, numeric: false) }
+            if let label = labels?[s] { return .init(text: coded(label, s), isNull: false, numeric: false) }
             return .init(text: s, isNull: false, numeric: false)
         }
     }
+
+    /// A coded value as `Tree lawn / parkway (TL)`, or just `Minor` when the name is the code.
+    static func coded(_ label: String, _ code: String) -> String { label == code ? label : "\(label) (\(code))" }
 
     /// `-122.65, 45.53` for a point; `Polygon · 2 rings · 45 vertices` for the others.
     static func geometryText(_ geometry: Geometry) -> String {
