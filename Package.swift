@@ -68,6 +68,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                // The HTML services directory's templates (escaping by default).
+                .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
         // The editing runtime: rules enforced while editing, over a `FeatureService` that is either the service

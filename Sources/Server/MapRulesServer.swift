@@ -50,6 +50,8 @@ public enum MapRulesServer {
         router.add(middleware: ArgumentsMiddleware(bodyLimit: bodyLimit))
         router.add(middleware: AuthenticationMiddleware(core: core))
         ServicesDirectoryRoutes(core: core, site: site).register(on: router)
+        SignInRoutes(core: core, site: site).register(on: router)
+        Stylesheet.register(on: router)
         TokenRoutes(core: core, site: site).register(on: router)
         SharingRoutes(core: core, site: site, items: items).register(on: router)
         OAuthRoutes(core: core, site: site, signIns: OAuthSignIns()).register(on: router)

@@ -6,6 +6,10 @@ import Service
 /// Puts the caller in the request context: the token comes as `token=`, `X-Esri-Authorization: Bearer`
 /// or `Authorization: Bearer`; none means anonymous (what an anonymous caller may do is the core's
 /// business), an unknown or expired one is answered 498 on every request, reads included.
+///
+/// Failing those, a browser's sign-in cookie (`BrowserSession`) signs in the reading of an HTML directory
+/// page, and nothing else. A stale cookie reads as signed out rather than 498, so that the person sees the
+/// page and its "Sign in" link.
 struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = MapRulesRequestContext
     let core: ServiceCore
@@ -18,6 +22,10 @@ struct AuthenticationMiddleware: RouterMiddleware {
         let token = Self.token(request, context.arguments)
         context.hasToken = token != nil
         context.caller = try core.caller(token: token)
+        if token == nil, let cookie = BrowserSession.token(request, context.arguments), let caller = try? core.caller(token: cookie) {
+            context.hasToken = true
+            context.caller = caller
+        }
         context.notes.username = context.caller.username
         return try await next(request, context)
     }

@@ -3,7 +3,8 @@ import Hummingbird
 import Service
 
 /// `/arcgis/rest/services/<name>/FeatureServer`: the service root, `layers`, and each layer's or
-/// table's JSON. Queries, edits and attachments have their own route groups under the same prefix.
+/// table's JSON; a request for HTML gets the directory page instead (`DirectoryPages`). Queries, edits
+/// and attachments have their own route groups under the same prefix.
 struct FeatureServerRoutes {
     static let prefix: RouterPath = "arcgis/rest/services/:service/FeatureServer"
     let core: ServiceCore
@@ -16,7 +17,8 @@ struct FeatureServerRoutes {
     }
 
     @Sendable func root(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
-        ArcGISResponse.document(try core.serviceInfo(service: try context.serviceName(), as: context.caller), context: context)
+        if HTMLNegotiation.wantsHTML(request, context.arguments) { return try await DirectoryPages(core: core).featureServer(request, context) }
+        return ArcGISResponse.document(try core.serviceInfo(service: try context.serviceName(), as: context.caller), context: context)
     }
 
     @Sendable func layers(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
@@ -24,7 +26,8 @@ struct FeatureServerRoutes {
     }
 
     @Sendable func layer(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
-        ArcGISResponse.document(try core.layerInfo(service: try context.serviceName(), layer: try context.integer("layer"), as: context.caller),
-                                context: context)
+        if HTMLNegotiation.wantsHTML(request, context.arguments) { return try await DirectoryPages(core: core).layer(request, context) }
+        return ArcGISResponse.document(try core.layerInfo(service: try context.serviceName(), layer: try context.integer("layer"), as: context.caller),
+                                       context: context)
     }
 }

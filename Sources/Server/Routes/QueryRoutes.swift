@@ -29,6 +29,7 @@ struct QueryRoutes {
     }
 
     @Sendable func query(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
+        if HTMLNegotiation.wantsHTML(request, context.arguments) { return try await DirectoryPages(core: core).query(request, context) }
         let format = ArcGISResponse.Format(context.arguments)
         var parameters = try QueryParameters(arguments: context.arguments)
         if format == .geojson && parameters.outSR == nil { parameters.outSR = .wgs84 }

@@ -34,7 +34,8 @@ struct ServicesDirectoryRoutes {
     }
 
     @Sendable func services(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
-        ArcGISResponse.document(core.catalogueInfo(), context: context)
+        if HTMLNegotiation.wantsHTML(request, context.arguments) { return try await DirectoryPages(core: core).catalogue(request, context) }
+        return ArcGISResponse.document(core.catalogueInfo(), context: context)
     }
 
     @Sendable func health(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {

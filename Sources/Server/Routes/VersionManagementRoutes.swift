@@ -39,10 +39,12 @@ struct VersionManagementRoutes {
     // MARK: Service level
 
     @Sendable func root(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
-        try ArcGISResponse.json(try await core.versionManagementInfo(service: try context.serviceName(), as: context.caller), context: context)
+        if HTMLNegotiation.wantsHTML(request, context.arguments) { return try await DirectoryPages(core: core).versions(request, context) }
+        return try ArcGISResponse.json(try await core.versionManagementInfo(service: try context.serviceName(), as: context.caller), context: context)
     }
 
     @Sendable func versions(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
+        if HTMLNegotiation.wantsHTML(request, context.arguments) { return try await DirectoryPages(core: core).versions(request, context) }
         let a = context.arguments
         let answer = try await core.versionInfos(service: try context.serviceName(), ownerFilter: a.string("ownerFilter"),
                                                  includeHidden: try a.bool("includeHidden", default: false), as: context.caller)
