@@ -18,6 +18,8 @@ enum HTMLFormatter {
         var severity: String, line: Int, column: Int, message: String, ruleId: String, anchor: String
         var layer: String?, pointer: String, snippet: SourceSnippet?
         var summary: String?, rationale: String, fix: String
+        /// The automatic fix `maprules lint --fix` would make, when the rule knows one.
+        var autofix: String?
     }
     struct FileSection { var number: Int, path: String, open: Bool, counts: [Count], diagnostics: [DiagnosticRow] }
     struct Page {
@@ -48,7 +50,8 @@ enum HTMLFormatter {
                     message: TextSanitizing.visibleControlCharacters(diagnostic.message), ruleId: diagnostic.ruleId, anchor: anchor(diagnostic.ruleId),
                     layer: layerText(diagnostic.layer), pointer: diagnostic.pointer.isEmpty ? "the document" : diagnostic.pointer,
                     snippet: lines.flatMap { SourceSnippet(lines: $0, line: diagnostic.line, column: diagnostic.column) },
-                    summary: rule?.summary, rationale: rule?.rationale ?? "", fix: rule?.fix ?? "")
+                    summary: rule?.summary, rationale: rule?.rationale ?? "", fix: rule?.fix ?? "",
+                    autofix: diagnostic.fix.map(\.description))
             }
             sections.append(FileSection(number: index + 1, path: TextSanitizing.visibleControlCharacters(file.path), open: open, counts: counts(file.diagnostics), diagnostics: rows))
         }

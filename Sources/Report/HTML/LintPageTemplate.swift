@@ -51,6 +51,7 @@ enum LintPageTemplate {
     <p class="message">{{message}}</p>
     {{#snippet}}<pre class="snippet">{{#lines}}<span class="line{{#isTarget}} target{{/isTarget}}"><span class="ln">{{number}}</span>{{before}}{{#isTarget}}<mark>{{marked}}</mark>{{after}}{{/isTarget}}</span>{{/lines}}</pre>{{/snippet}}
     {{^snippet}}<p class="where mono">at {{pointer}}</p>{{/snippet}}
+    {{#autofix}}<p class="autofix"><span class="badge ok">fixable</span> {{.}} · <code>maprules lint --fix</code></p>{{/autofix}}
     {{#summary}}<details class="why"><summary>Why, and how to fix: {{summary}}</summary><p><b>Why:</b> {{rationale}}</p><p><b>Fix:</b> {{fix}}</p></details>{{/summary}}
     </li>
     {{/diagnostics}}

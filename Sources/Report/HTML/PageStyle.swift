@@ -58,6 +58,7 @@ enum PageStyle {
     pre.snippet .line { display: block; padding-right: 12px; }
     pre.snippet .line.target { background: #1e2a44; box-shadow: inset 3px 0 0 #f59e0b; }
     pre.snippet mark { background: #f59e0b; color: #111; border-radius: 2px; }
+    p.autofix { font-size: 14px; margin: 4px 0; }
     details.why { font-size: 14px; margin-top: 4px; }
     details.why summary { cursor: pointer; color: var(--accent); }
     details.why p { margin: 6px 0 0 16px; }

@@ -15,6 +15,10 @@ enum Stylesheet {
                                             HTTPField.Name("X-Content-Type-Options")!: "nosniff"],
                      body: ResponseBody(byteBuffer: ByteBuffer(string: Stylesheet.text)))
         }
+        // Browsers ask every site for /favicon.ico: "none" (204) rather than a 404 in the console of every page.
+        router.get("favicon.ico") { _, _ -> Response in
+            Response(status: .noContent, headers: [.cacheControl: "public, max-age=86400"])
+        }
     }
 
     static let text = """
