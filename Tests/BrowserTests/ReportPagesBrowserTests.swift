@@ -37,6 +37,10 @@ struct ReportPagesBrowserTests {
             let ruleIds = Set(diagnostics.compactMap { $0["ruleId"] as? String })
             #expect(try await page.count("table.rules tbody tr") == ruleIds.count)
             try await page.screenshot(to: Screenshots.path("lint-report"))
+            // Opening files (a click on each summary) shows their findings.
+            _ = try await page.evaluate("Array.from(document.querySelectorAll('details.file[id^=file-] > summary')).slice(0, 3).forEach(s => s.click())")
+            #expect(try await page.count("details.file[id^=file-][open]") == 3)
+            try await page.screenshot(to: Screenshots.path("lint-report-expanded"))
 
             // Filters: un-ticking "Errors" hides every error and nothing else, without a server or script.
             // Shown: not hidden by the filter's style (files may be collapsed, which is another matter).
