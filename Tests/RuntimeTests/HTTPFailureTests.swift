@@ -13,18 +13,29 @@ import Testing
         let task: Task<Void, any Error>
         let port: Int
 
+        /// Starts the server. A given port may be briefly held by another test's connection (the system hands
+        /// out the same range for outgoing connections): binding it is retried, a bounded number of times.
         init(core: ServiceCore, port: Int) async throws {
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-            let app = try MapRulesServer.application(core: core, options: .init(host: "127.0.0.1", port: port), logger: quietLogger) { running in
-                continuation.yield(running.port)
+            var lastError = "no attempt"
+            for attempt in 0..<(port == 0 ? 1 : 40) {
+                if attempt > 0 { try await Task.sleep(nanoseconds: 250_000_000) }
+                let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+                let app = try MapRulesServer.application(core: core, options: .init(host: "127.0.0.1", port: port), logger: quietLogger) { running in
+                    continuation.yield(running.port)
+                }
+                let task = Task {
+                    defer { continuation.finish() }
+                    try await offThePool { try await app.runService(gracefulShutdownSignals: []) }
+                }
+                var iterator = ports.makeAsyncIterator()
+                if let bound = await iterator.next() {
+                    self.task = task
+                    self.port = bound
+                    return
+                }
+                lastError = (await task.result).failureDescription
             }
-            task = Task {
-                defer { continuation.finish() }
-                try await offThePool { try await app.runService(gracefulShutdownSignals: []) }
-            }
-            var iterator = ports.makeAsyncIterator()
-            guard let bound = await iterator.next() else { throw RuntimeError(RuntimeError.Identifier.unreachable, "the test server did not start") }
-            self.port = bound
+            throw RuntimeError(RuntimeError.Identifier.unreachable, "the test server did not start on port \(port): \(lastError)")
         }
 
         func stop() async {
@@ -67,5 +78,13 @@ import Testing
         #expect(added.count == 1)
         try? await service.shutdown()
         await second.stop()
+    }
+}
+
+extension Result {
+    /// The error's description, or "it ended without an error".
+    var failureDescription: String {
+        if case .failure(let error) = self { return "\(error)" }
+        return "it ended without an error"
     }
 }
