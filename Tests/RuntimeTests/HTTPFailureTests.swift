@@ -13,11 +13,13 @@ import Testing
         let task: Task<Void, any Error>
         let port: Int
 
-        /// Starts the server. A given port may be briefly held by another test's connection (the system hands
-        /// out the same range for outgoing connections): binding it is retried, a bounded number of times.
+        /// Starts the server. A given port may stay held for a while after the first server stopped: by the old
+        /// server's side of a connection the client has not closed yet (FIN_WAIT2 lasts up to the system's 60 s
+        /// `tcp_fin_timeout`), or by another test's outgoing connection. Seen in CI with the whole suite running:
+        /// "Address already in use" for over 10 s. Binding is retried for up to 90 s.
         init(core: ServiceCore, port: Int) async throws {
             var lastError = "no attempt"
-            for attempt in 0..<(port == 0 ? 1 : 40) {
+            for attempt in 0..<(port == 0 ? 1 : 360) {
                 if attempt > 0 { try await Task.sleep(nanoseconds: 250_000_000) }
                 let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
                 let app = try MapRulesServer.application(core: core, options: .init(host: "127.0.0.1", port: port), logger: quietLogger) { running in
