@@ -33,7 +33,10 @@ final class MessageReader {
     }
 
     /// True when a whole message is already buffered.
-    var hasBufferedMessage: Bool { (try? peekLength()) ?? nil != nil }
+    var hasBufferedMessage: Bool {
+        guard let length = try? peekLength() else { return false }
+        return length != nil
+    }
 
     private func fill() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
