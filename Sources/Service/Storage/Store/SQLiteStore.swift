@@ -1,0 +1,145 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// The SQLite backend of the store, over GRDB: a queue (memory, or one file with a rollback journal) or a
+/// pool in WAL mode (concurrent readers beside the one writer). Statements are prepared once per connection
+/// (GRDB's statement cache) and rows read in place from SQLite's statement.
+final class SQLiteStore: Store {
+    let writer: any DatabaseWriter
+    var dialect: StoreDialect { .sqlite }
+
+    init(writer: any DatabaseWriter) { self.writer = writer }
+
+    func read<T: Sendable>(_ body: @Sendable (any StoreConnection) throws -> T) async throws -> T {
+        try await writer.read { db in try body(SQLiteConnection(db)) }
+    }
+
+    func write<T: Sendable>(_ body: @Sendable (any StoreConnection) throws -> T) async throws -> T {
+        try await writer.write { db in try body(SQLiteConnection(db)) }
+    }
+
+    func close() throws {
+        if let queue = writer as? DatabaseQueue { try queue.close() }
+        if let pool = writer as? DatabasePool { try pool.close() }
+    }
+}
+
+/// A GRDB `Database` seen as a `StoreConnection`; `database` is there for SQLite-only work (offline
+/// geodatabase files, which are SQLite by definition).
+final class SQLiteConnection: StoreConnection {
+    let database: Database
+    var dialect: StoreDialect { .sqlite }
+
+    init(_ database: Database) { self.database = database }
+
+    private func statement(_ sql: StoreSQL) throws -> Statement {
+        let statement = try database.cachedStatement(sql: sql.text)
+        try statement.setArguments(StatementArguments(sql.arguments.map(Self.databaseValue)))
+        return statement
+    }
+
+    static func databaseValue(_ value: StoreValue) -> DatabaseValue {
+        switch value {
+        case .null: return .null
+        case .integer(let v): return v.databaseValue
+        case .real(let v): return v.databaseValue
+        case .text(let v): return v.databaseValue
+        case .blob(let v): return v.databaseValue
+        }
+    }
+
+    @discardableResult
+    func execute(_ sql: StoreSQL) throws -> Int {
+        try statement(sql).execute()
+        return database.changesCount
+    }
+
+    func insert(_ sql: StoreSQL, returning column: String) throws -> Int64 {
+        try statement(sql).execute()
+        return database.lastInsertedRowID
+    }
+
+    func fetchAll(_ sql: StoreSQL) throws -> [StoreRow] {
+        let statement = try statement(sql)
+        let names = statement.columnNames
+        let cursor = SQLiteCursor(statement)
+        let rows = try Row.fetchCursor(statement)
+        var result: [StoreRow] = []
+        while try rows.next() != nil {
+            result.append(StoreRow(names: names, values: (0..<names.count).map(cursor.value)))
+        }
+        return result
+    }
+
+    func forEach(_ sql: StoreSQL, _ body: (any StoreCursor) throws -> Bool) throws {
+        let statement = try statement(sql)
+        let cursor = SQLiteCursor(statement)
+        let rows = try Row.fetchCursor(statement)
+        while try rows.next() != nil {
+            guard try body(cursor) else { break }
+        }
+    }
+
+    func executeScript(_ text: String) throws { try database.execute(sql: text) }
+}
+
+/// The current row of a GRDB statement, read with SQLite's column functions.
+private struct SQLiteCursor: StoreCursor {
+    let raw: SQLiteStatement
+    let columnNames: [String]
+
+    init(_ statement: Statement) {
+        raw = statement.sqliteStatement
+        columnNames = statement.columnNames
+    }
+
+    var columnCount: Int { columnNames.count }
+
+    func value(_ column: Int) -> StoreValue {
+        let c = Int32(column)
+        switch sqlite3_column_type(raw, c) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(raw, c))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(raw, c))
+        case SQLITE_TEXT: return .text(string(column) ?? "")
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(raw, c))
+            guard count > 0, let start = sqlite3_column_blob(raw, c) else { return .blob(Data()) }
+            return .blob(Data(bytes: start, count: count))
+        default: return .null
+        }
+    }
+
+    func isNull(_ column: Int) -> Bool { sqlite3_column_type(raw, Int32(column)) == SQLITE_NULL }
+
+    func int64(_ column: Int) -> Int64? {
+        switch sqlite3_column_type(raw, Int32(column)) {
+        case SQLITE_INTEGER: return sqlite3_column_int64(raw, Int32(column))
+        case SQLITE_NULL: return nil
+        default: return Int64(storeValue: value(column))
+        }
+    }
+
+    func double(_ column: Int) -> Double? {
+        switch sqlite3_column_type(raw, Int32(column)) {
+        case SQLITE_FLOAT: return sqlite3_column_double(raw, Int32(column))
+        case SQLITE_INTEGER: return Double(sqlite3_column_int64(raw, Int32(column)))
+        default: return nil
+        }
+    }
+
+    func string(_ column: Int) -> String? {
+        withTextBytes(column) { bytes in bytes.map { String(decoding: $0, as: UTF8.self) } }
+    }
+
+    /// `sqlite3_column_blob` rather than `_text`: the text as it is, without SQLite copying it to add a NUL.
+    func withTextBytes<R>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
+        let c = Int32(column)
+        guard sqlite3_column_type(raw, c) == SQLITE_TEXT else { return try body(nil) }
+        let count = Int(sqlite3_column_bytes(raw, c))
+        guard count > 0, let start = sqlite3_column_blob(raw, c) else {
+            return try body(UnsafeBufferPointer(start: nil, count: 0))
+        }
+        return try body(UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: count))
+    }
+}

@@ -1,0 +1,74 @@
+/// The storage seam of the service core: everything the core keeps (the branch-versioned rows, versions,
+/// attachments, replicas, counters) goes through a `Store` as SQL in the subset both backends speak.
+///
+/// - `SQLiteStore` (GRDB): one file or memory; the default, and the format of offline geodatabases.
+/// - `PostgresStore` (PostgresNIO): a database several servers share (`maprules serve --postgres URL`).
+///
+/// A `write` is one transaction: it commits when its body returns and rolls back when it throws. Writes are
+/// serialized across every process on the store (SQLite's one writer; a PostgreSQL advisory lock), so code in a
+/// write may read, decide and write as if alone. A `read` sees one consistent snapshot.
+protocol Store: Sendable {
+    var dialect: StoreDialect { get }
+    func read<T: Sendable>(_ body: @Sendable (any StoreConnection) throws -> T) async throws -> T
+    func write<T: Sendable>(_ body: @Sendable (any StoreConnection) throws -> T) async throws -> T
+    func close() throws
+}
+
+/// The SQL dialect of a store, for the few statements written differently.
+enum StoreDialect: Sendable {
+    case sqlite
+    case postgres
+}
+
+/// A connection inside a `read` or `write`: runs SQL and reads rows. Not to be kept beyond its body.
+protocol StoreConnection: AnyObject {
+    var dialect: StoreDialect { get }
+
+    /// Runs a statement; answers how many rows it inserted, changed or deleted.
+    @discardableResult
+    func execute(_ sql: StoreSQL) throws -> Int
+
+    /// Runs an `INSERT` into a table whose primary key `column` the store assigns, and answers that key.
+    func insert(_ sql: StoreSQL, returning column: String) throws -> Int64
+
+    /// Every row of a query, copied out.
+    func fetchAll(_ sql: StoreSQL) throws -> [StoreRow]
+
+    /// Steps through a query's rows in place; `body` answers false to stop early.
+    func forEach(_ sql: StoreSQL, _ body: (any StoreCursor) throws -> Bool) throws
+
+    /// Several statements in one text, without values (schema changes).
+    func executeScript(_ text: String) throws
+}
+
+extension StoreConnection {
+    /// The first row of a query, or nil.
+    func fetchOne(_ sql: StoreSQL) throws -> StoreRow? {
+        var found: StoreRow?
+        try forEach(sql) { cursor in
+            found = StoreRow(names: cursor.columnNames, values: (0..<cursor.columnCount).map(cursor.value))
+            return false
+        }
+        return found
+    }
+
+    /// The first column of the first row, as `T` (nil when there is no row or the value is NULL).
+    func fetchValue<T: StoreValueConvertible>(_ sql: StoreSQL, as type: T.Type = T.self) throws -> T? {
+        var found: T?
+        try forEach(sql) { cursor in
+            found = T(storeValue: cursor.value(0))
+            return false
+        }
+        return found
+    }
+
+    /// The first column of every row, as `T` (NULLs left out).
+    func fetchValues<T: StoreValueConvertible>(_ sql: StoreSQL, as type: T.Type = T.self) throws -> [T] {
+        var values: [T] = []
+        try forEach(sql) { cursor in
+            if let value = T(storeValue: cursor.value(0)) { values.append(value) }
+            return true
+        }
+        return values
+    }
+}
