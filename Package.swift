@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
         // Templates that escape every value by default, for the HTML pages and reports.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        // The PostgreSQL backend of the service store (`maprules serve --postgres URL`).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.20.0"),
     ],
     targets: [
         .target(name: "WebMap"),
@@ -46,8 +48,12 @@ let package = Package(
             dependencies: [
                 "WebMap", "Rules",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                // SQLite's C interface, to read a page's text columns in place (`QueryPlan.runText`).
+                // SQLite's C interface, to read a page's text columns in place (`SQLiteStore`'s cursor).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                // SHA-256 of tokens kept in a shared store.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Yams", package: "Yams"),
             ]

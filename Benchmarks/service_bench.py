@@ -101,7 +101,7 @@ def cmd_grow(path, service, rows):
     db.execute("PRAGMA synchronous = OFF")
     key = layer_key(db, service)
     templates = db.execute(
-        "SELECT r.objectId, r.branch, r.moment, r.isDelete, r.attributes, r.geometry, r.xmin, r.ymin, r.xmax, r.ymax "
+        "SELECT r.objectId, r.branch, r.moment, r.isDelete, r.attributes, r.geometry, r.minX, r.minY, r.maxX, r.maxY "
         "FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = ? AND h.branch = 0 AND h.isDelete = 0 ORDER BY h.objectId",
         (key,)).fetchall()
     if not templates:
@@ -126,7 +126,7 @@ def cmd_grow(path, service, rows):
 
     db.execute("BEGIN")
     db.executemany(
-        "INSERT INTO featureRow (layerKey, objectId, globalId, branch, moment, isDelete, attributes, geometry, xmin, ymin, xmax, ymax) "
+        "INSERT INTO featureRow (layerKey, objectId, globalId, branch, moment, isDelete, attributes, geometry, minX, minY, maxX, maxY) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", new_rows())
     db.execute(
         "INSERT INTO head (layerKey, branch, objectId, moment, isDelete, rowId) "
@@ -270,7 +270,7 @@ def cmd_raw_query(path, service, n, pages):
     # 2,000 on, the service starts at the object id it knows to be at that offset (PageAnchors, a sorted list of
     # the live ids read once) and joins each head entry to its row in index order; so it does from offset 0. In
     # between, the page's row ids from the head index walked with OFFSET, then those rows. So does this.
-    columns = "SELECT r.attributes, r.geometry, r.xmin, r.ymin, r.xmax, r.ymax "
+    columns = "SELECT r.attributes, r.geometry, r.minX, r.minY, r.maxX, r.maxY "
     walk = columns + ("FROM featureRow r WHERE r.id IN (SELECT h.rowId FROM head h WHERE h.layerKey = ? AND h.branch = 0 "
                       "AND h.isDelete = 0 ORDER BY h.objectId LIMIT 101 OFFSET ?) ORDER BY r.objectId")
     joined = columns + ("FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = ? AND h.branch = 0 AND h.isDelete = 0 "
@@ -308,7 +308,7 @@ def cmd_raw_edits(path, service, total, batch):
     key = layer_key(db, service)
     # The rows (b) wrote through the service, inserted again (new object ids and global ids, same attributes and
     # geometry) the way the service writes them: featureRow, then the head entry, BATCH rows per transaction.
-    rows = db.execute("SELECT attributes, geometry, xmin, ymin, xmax, ymax FROM featureRow WHERE layerKey = ? AND branch = 0 "
+    rows = db.execute("SELECT attributes, geometry, minX, minY, maxX, maxY FROM featureRow WHERE layerKey = ? AND branch = 0 "
                       "ORDER BY id DESC LIMIT ?", (key, total)).fetchall()
     rows.reverse()
     next_id = max(db.execute("SELECT nextObjectId FROM layer WHERE key = ?", (key,)).fetchone()[0],
@@ -318,10 +318,10 @@ def cmd_raw_edits(path, service, total, batch):
     for b in range(0, len(rows), batch):
         db.execute("BEGIN IMMEDIATE")
         moment += 1
-        for attributes, geometry, xmin, ymin, xmax, ymax in rows[b:b + batch]:
+        for attributes, geometry, minX, minY, maxX, maxY in rows[b:b + batch]:
             cursor = db.execute(
-                "INSERT INTO featureRow (layerKey, objectId, globalId, branch, moment, isDelete, attributes, geometry, xmin, ymin, xmax, ymax) "
-                "VALUES (?, ?, ?, 0, ?, 0, ?, ?, ?, ?, ?, ?)", (key, next_id, guid(), moment, attributes, geometry, xmin, ymin, xmax, ymax))
+                "INSERT INTO featureRow (layerKey, objectId, globalId, branch, moment, isDelete, attributes, geometry, minX, minY, maxX, maxY) "
+                "VALUES (?, ?, ?, 0, ?, 0, ?, ?, ?, ?, ?, ?)", (key, next_id, guid(), moment, attributes, geometry, minX, minY, maxX, maxY))
             db.execute("INSERT INTO head (layerKey, branch, objectId, moment, isDelete, rowId) VALUES (?, 0, ?, ?, 0, ?) "
                        "ON CONFLICT DO UPDATE SET moment = excluded.moment, isDelete = excluded.isDelete, rowId = excluded.rowId",
                        (key, next_id, moment, cursor.lastrowid))

@@ -18,6 +18,12 @@ struct ServeCommand: ParsableCommand {
               maprules serve --port 0
               maprules serve --tls --database :memory:
               maprules serve MyFolder --users users.yaml --database my.sqlite
+              maprules serve --postgres postgres://maprules@127.0.0.1:5432/maprules
+
+            With --postgres the service lives in that PostgreSQL database instead of a SQLite file (created \
+            when missing, loaded on first start, reused after): run several `maprules serve --postgres` \
+            processes on one database, on one machine or several behind a load balancer, and they act as one \
+            service (tokens, versions, locks and object ids are shared; writes are serialized in the database).
 
             Then, with the port it printed (the trees with esri2geojson, from PyPI's esridump):
               curl 'http://127.0.0.1:PORT/arcgis/rest/services?f=pjson'
@@ -38,8 +44,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "SQLite database file (created and loaded on first start), or :memory:.")
     var database = ".maprules/service.sqlite"
 
-    @Option(help: "PostgreSQL connection URL (not supported yet).")
+    @Option(help: ArgumentHelp("PostgreSQL URL, postgres://user[:password]@host[:port]/database (or ?host=/socket/folder): store the service there instead of --database.",
+                               valueName: "url"))
     var postgres: String?
+
+    @Option(name: .customLong("postgres-connections"), help: "Connections this process opens to PostgreSQL.")
+    var postgresConnections = 8
 
     @Option(help: "Users file, JSON or YAML (.yaml/.yml); default with no DIR: the shipped sample users; otherwise none (anonymous full access).")
     var users: String?
@@ -51,8 +61,8 @@ struct ServeCommand: ParsableCommand {
     var bodyLimit = "64M"
 
     func run() throws {
-        if postgres != nil {
-            throw CommandFailure("--postgres is not supported yet: serve with SQLite (--database FILE or :memory:).")
+        guard (1...64).contains(postgresConnections) else {
+            throw CommandFailure("--postgres-connections must be between 1 and 64, not \(postgresConnections).")
         }
         guard (0...65535).contains(port) else { throw CommandFailure("--port must be between 0 and 65535, not \(port).") }
         guard let limit = Self.byteCount(bodyLimit), limit > 0 else {
@@ -66,8 +76,11 @@ struct ServeCommand: ParsableCommand {
         let shippedUsers = directories.isEmpty && users == nil ? try ShippedSamples.users() : nil
 
         LoggingSystem.bootstrap { ServeLogHandler(label: $0) }
-        let session = ServeSession(.init(samples: samples, database: database, usersFile: users, users: shippedUsers,
-                                         server: .init(host: host, port: port, tls: tls, bodyLimit: limit, portalSamples: samples)))
+        var request = ServeSession.Request(samples: samples, database: database, usersFile: users, users: shippedUsers,
+                                           server: .init(host: host, port: port, tls: tls, bodyLimit: limit, portalSamples: samples))
+        request.postgres = postgres
+        request.postgresConnections = postgresConnections
+        let session = ServeSession(request)
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
         Task {

@@ -157,7 +157,7 @@ import Testing
             for layer in model.layers {
                 let plan = try QueryPlan(layer: layer, parameters: QueryParameters(), policy: AccessPolicy(core: core, service: model, caller: .anonymous))
                 let writer = try #require(StoredAttributesWriter(outFields: plan.outFields))
-                let texts = try await core.database.read { db in try String.fetchAll(db, sql: "SELECT attributes FROM featureRow WHERE layerKey = ?", arguments: [layer.key]) }
+                let texts = try await core.database.read { db in try db.fetchValues("SELECT attributes FROM featureRow WHERE layerKey = \(layer.key)", as: String.self) }
                 for var text in texts {
                     var out: [UInt8] = []
                     if text.withUTF8({ writer.encode(bytes: $0, into: &out, scratch: &scratch) }) { copied += 1 }
@@ -173,13 +173,13 @@ import Testing
         let core = try await Fixtures.core()
         let layer = try core.service("TreesOfPortland").layer(0)
         try await core.database.write { db in
-            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM featureRow WHERE layerKey = ? ORDER BY objectId LIMIT 4", arguments: [layer.key])
+            let ids = try db.fetchValues("SELECT id FROM featureRow WHERE layerKey = \(layer.key) ORDER BY objectId LIMIT 4", as: Int64.self)
             try #require(ids.count == 4)
             // Malformed UTF-8 in a string value; a NUL in one; a point text with a space; a point off its envelope.
-            try db.execute(sql: "UPDATE featureRow SET attributes = replace(attributes, '\"Address\":\"', '\"Address\":\"' || CAST(X'C3' AS TEXT)) WHERE id = ?", arguments: [ids[0]])
-            try db.execute(sql: "UPDATE featureRow SET attributes = replace(attributes, '\"Address\":\"', '\"Address\":\"a' || char(0) || 'b') WHERE id = ?", arguments: [ids[1]])
-            try db.execute(sql: "UPDATE featureRow SET geometry = replace(geometry, ',', ', ') WHERE id = ?", arguments: [ids[2]])
-            try db.execute(sql: "UPDATE featureRow SET xmin = xmin + 1, xmax = xmax + 1 WHERE id = ?", arguments: [ids[3]])
+            try db.execute("UPDATE featureRow SET attributes = replace(attributes, '\"Address\":\"', '\"Address\":\"' || CAST(X'C3' AS TEXT)) WHERE id = \(ids[0])")
+            try db.execute("UPDATE featureRow SET attributes = replace(attributes, '\"Address\":\"', '\"Address\":\"a' || char(0) || 'b') WHERE id = \(ids[1])")
+            try db.execute("UPDATE featureRow SET geometry = replace(geometry, ',', ', ') WHERE id = \(ids[2])")
+            try db.execute("UPDATE featureRow SET minX = minX + 1, maxX = maxX + 1 WHERE id = \(ids[3])")
         }
         // The same answer, or the same error (the NUL cuts the stored text short: both refuse it).
         func answers(_ parameters: QueryParameters) async -> (query: String, queryText: String) {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import Service
 
@@ -40,6 +39,25 @@ import Testing
         #expect(second.startup.loaded.isEmpty)
         #expect(second.startup.reused.sorted() == ["DamageAssessment", "TreesOfPortland"])
         #expect(try await second.count("TreesOfPortland", 3) == before)
+    }
+
+    @Test(.enabled(if: Fixtures.postgresServer != nil, "MAPRULES_POSTGRES_URL names no PostgreSQL server"))
+    func aSecondStartReusesThePostgresDatabaseAndSeesTheFirstsTokens() async throws {
+        var configuration = ServiceCore.Configuration(sampleFolders: [Fixtures.trees, Fixtures.damage], usersFile: Fixtures.usersFile)
+        configuration.postgres = Fixtures.newPostgresDatabase(on: Fixtures.postgresServer!)
+        configuration.postgresPoolSize = 2
+        let first = try await ServiceCore.open(configuration)
+        #expect(first.startup.loaded.sorted() == ["DamageAssessment", "TreesOfPortland"])
+        let token = try await first.generateToken(username: "editor01", password: "sample-editor01")
+        let second = try await ServiceCore.open(configuration)
+        #expect(second.startup.loaded.isEmpty)
+        #expect(second.startup.reused.sorted() == ["DamageAssessment", "TreesOfPortland"])
+        // One service: a token issued by one server is valid on the other, and signing out on one signs out on both.
+        #expect(try await second.caller(token: token.token).username == "editor01")
+        try await second.revoke(token: token.token)
+        await expectServiceError(498) { _ = try await first.caller(token: token.token) }
+        try first.close()
+        try second.close()
     }
 
     @Test func metadataIsServedHonestly() async throws {

@@ -107,7 +107,7 @@ import Testing
         }
         snapshot[key] = trees
         try JSONSerialization.data(withJSONObject: snapshot).write(to: URL(fileURLWithPath: snapshotPath))
-        let core = try await ServiceCore.open(.init(sampleFolders: [folder], usersFile: Fixtures.usersFile))
+        let core = try await ServiceCore.open(Fixtures.configuration(.init(sampleFolders: [folder], usersFile: Fixtures.usersFile)))
         let who = try await Callers.signIn(core)
         let layer0 = try core.service("TreesOfPortland").layer(0)
         #expect(layer0.ownership != nil)

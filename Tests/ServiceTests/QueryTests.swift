@@ -95,7 +95,7 @@ import Testing
     @Test func pageSizeIsCappedByMaxRecordCount() async throws {
         let folder = try SampleCopy.make(from: Fixtures.trees, settings: #"{"maxRecordCount": 5}"#)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let core = try await ServiceCore.open(.init(sampleFolders: [folder]))
+        let core = try await ServiceCore.open(Fixtures.configuration(.init(sampleFolders: [folder])))
         let page = try #require(try await core.query(service: "TreesOfPortland", layer: 0, QueryParameters(resultRecordCount: 100), as: .anonymous).featureSet)
         #expect(page.features.count == 5)
         #expect(page.exceededTransferLimit == true)
@@ -212,7 +212,7 @@ enum SampleCopy {
     @Test func deepPagesMatchTheIdOrder() async throws {
         let folder = try ScaleProbe.folder(count: 2_600)
         defer { try? FileManager.default.removeItem(atPath: (folder as NSString).deletingLastPathComponent) }
-        let core = try await ServiceCore.open(.init(sampleFolders: [folder]))
+        let core = try await ServiceCore.open(Fixtures.configuration(.init(sampleFolders: [folder])))
         func page(_ offset: Int) async throws -> [Int64] {
             try await core.query(service: "DamageAssessment", layer: 0, QueryParameters(resultOffset: offset, resultRecordCount: 100), as: .anonymous).featureSet?.objectIds ?? []
         }
@@ -245,7 +245,7 @@ extension DeepPagingTests {
         let n = PageAnchors.threshold + 600
         let folder = try ScaleProbe.folder(count: n)
         defer { try? FileManager.default.removeItem(atPath: (folder as NSString).deletingLastPathComponent) }
-        let core = try await ServiceCore.open(.init(sampleFolders: [folder]))
+        let core = try await ServiceCore.open(Fixtures.configuration(.init(sampleFolders: [folder])))
         let gone: [Int64] = [1, 2, 1_500, Int64(PageAnchors.threshold) + 1, Int64(PageAnchors.threshold) + 2, Int64(n)]
         _ = try await core.applyEdits(service: "DamageAssessment", layer: 0, LayerEdits(deletes: gone), as: .anonymous)
         let ids = (1...Int64(n)).filter { !gone.contains($0) }

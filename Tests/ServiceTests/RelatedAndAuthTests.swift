@@ -38,11 +38,11 @@ import Testing
         let token = try await core.generateToken(username: "EDITOR01", password: "sample-editor01", expirationMinutes: 5)
         #expect(token.token.count == 64)
         #expect(token.expires > Int64(Date().timeIntervalSince1970 * 1000))
-        #expect(try core.caller(token: token.token).username == "editor01")
-        #expect(try core.caller(token: nil).isAnonymous)
-        await expectServiceError(498) { _ = try core.caller(token: "not-a-token") }
-        core.revoke(token: token.token)
-        await expectServiceError(498) { _ = try core.caller(token: token.token) }
+        #expect(try await core.caller(token: token.token).username == "editor01")
+        #expect(try await core.caller(token: nil).isAnonymous)
+        await expectServiceError(498) { _ = try await core.caller(token: "not-a-token") }
+        try await core.revoke(token: token.token)
+        await expectServiceError(498) { _ = try await core.caller(token: token.token) }
         let other = try await core.generateToken(username: "editor01", password: "sample-editor01")
         #expect(other.token != token.token)
     }
@@ -50,8 +50,8 @@ import Testing
     @Test func expiredTokensAreRefused() async throws {
         let core = try await Fixtures.core()
         let directory = core.directory
-        let issued = directory.issue(for: "editor01", lifetimeMinutes: 1, now: ServiceCore.nowMillis() - 120_000)
-        await expectServiceError(498) { _ = try core.caller(token: issued.token) }
+        let issued = try await directory.issue(for: "editor01", lifetimeMinutes: 1, now: ServiceCore.nowMillis() - 120_000)
+        await expectServiceError(498) { _ = try await core.caller(token: issued.token) }
     }
 
     @Test func anonymousFullAccessWithoutAUsersFile() async throws {
@@ -65,7 +65,7 @@ import Testing
         let version = try await core.createVersion(service: "DamageAssessment", versionName: "Open", as: .anonymous)
         #expect(version.versionInfo.versionName == "anonymous.Open")
         let token = try await core.generateToken(username: "whoever", password: "")
-        #expect(try core.caller(token: token.token).user?.role == .admin)
+        #expect(try await core.caller(token: token.token).user?.role == .admin)
     }
 
     @Test func sampleCredentialsWarning() async throws {

@@ -46,7 +46,7 @@ import Testing
 
     /// The built-in samples load exactly as the folders do: the same services, layers and features.
     @Test func theBuiltInSamplesLoadLikeTheFolders() async throws {
-        let builtIn = try await ServiceCore.open(.init(samples: ShippedSamples.folders, users: try ShippedSamples.users()))
+        let builtIn = try await ServiceCore.open(Fixtures.configuration(.init(samples: ShippedSamples.folders, users: try ShippedSamples.users())))
         let folders = try await Fixtures.core()
         #expect(builtIn.serviceNames == folders.serviceNames)
         #expect(builtIn.startup.warnings.contains { $0.hasPrefix("Using the sample credentials of \(ShippedSamples.usersLocation)") })

@@ -18,9 +18,31 @@ enum Fixtures {
     static var damage: String { samples + "/DamageAssessment" }
     static var usersFile: String { samples + "/users.json" }
 
-    /// A fresh in-memory core with both samples and the sample users.
+    /// A fresh core with both samples and the sample users: in memory, or, when MAPRULES_POSTGRES_URL names a
+    /// PostgreSQL server (`.ci/run` starts one), in a new database of its own there. The whole suite runs once per
+    /// backend that way (`Scripts/postgres-throwaway.sh`).
     static func core(users: Bool = true, database: String = ":memory:") async throws -> ServiceCore {
-        try await ServiceCore.open(.init(database: database, sampleFolders: [trees, damage], usersFile: users ? usersFile : nil))
+        try await ServiceCore.open(configuration(.init(database: database, sampleFolders: [trees, damage], usersFile: users ? usersFile : nil)))
+    }
+
+    /// The PostgreSQL server the suite runs against, when one is named.
+    static let postgresServer = ProcessInfo.processInfo.environment["MAPRULES_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+
+    /// `configuration` as given (SQLite), or pointed at a new PostgreSQL database when the suite runs on PostgreSQL
+    /// and the configuration asks for memory (a file database is a test of SQLite files and stays one).
+    static func configuration(_ configuration: ServiceCore.Configuration) -> ServiceCore.Configuration {
+        guard let server = postgresServer, configuration.database == ":memory:" else { return configuration }
+        var configuration = configuration
+        configuration.postgres = newPostgresDatabase(on: server)
+        configuration.postgresPoolSize = 2
+        return configuration
+    }
+
+    /// A URL naming a database that does not exist yet on `server` (the store creates it).
+    static func newPostgresDatabase(on server: String) -> String {
+        var components = URLComponents(string: server)!
+        components.path = "/t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        return components.string!
     }
 
     static func temporaryDatabase() -> String {

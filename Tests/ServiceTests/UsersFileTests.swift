@@ -71,7 +71,7 @@ import Service
 
     @Test func signInWithAYAMLUsersFile() async throws {
         let path = try Self.file("users.yaml", Self.yaml)
-        let core = try await ServiceCore.open(.init(sampleFolders: [Fixtures.trees], usersFile: path))
+        let core = try await ServiceCore.open(Fixtures.configuration(.init(sampleFolders: [Fixtures.trees], usersFile: path)))
         let editor = try await core.signIn(username: "editor01", password: "sample-editor01")
         #expect(editor.username == "editor01")
         #expect(core.owners(of: "TreesOfPortland") == ["admin"])

@@ -25,7 +25,8 @@ import Testing
         // Naming it (in another spelling of the GUID) deletes the version, and its locks go with it.
         #expect(try await core.deleteVersion(service: Self.service, version: info.versionName, sessionId: session.lowercased(), as: who.editor01).success)
         await expectServiceError(404) { _ = try await core.versionInfo(service: Self.service, version: info.versionGuid, as: who.editor01) }
-        #expect(core.sessions.snapshot(info.versionGuid).readers.isEmpty && core.sessions.snapshot(info.versionGuid).editor == nil)
+        let locks = try await core.database.read { db in try core.sessions.snapshot(info.versionGuid, in: db) }
+        #expect(locks.readers.isEmpty && locks.editor == nil)
     }
 
     @Test func anEditLockOfTheRequestingSessionDoesNotBlockEither() async throws {

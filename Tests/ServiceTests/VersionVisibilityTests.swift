@@ -18,7 +18,7 @@ import Testing
         let editorHash = try #require(users.users.first { $0.username == "editor01" }?.passwordHash)
         users.users.append(.init(username: "owner01", passwordHash: editorHash, role: .publisher, ownedServices: [service]))
         try JSONEncoder().encode(users).write(to: URL(fileURLWithPath: path))
-        return try await ServiceCore.open(.init(sampleFolders: [Fixtures.damage], usersFile: path))
+        return try await ServiceCore.open(Fixtures.configuration(.init(sampleFolders: [Fixtures.damage], usersFile: path)))
     }
 
     @Test(arguments: ["admin", "owner01"])

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import Service
 
@@ -59,7 +58,7 @@ import Testing
             try await core.database.read { db in
                 var counts: [String: Int] = [:]
                 for table in ["service", "layer", "featureRow", "head", "version", "conflict", "attachmentRow", "attachmentData"] {
-                    counts[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
+                    counts[table] = try db.fetchValue("SELECT count(*) FROM \(raw: table)", as: Int.self) ?? 0
                 }
                 return counts
             }

@@ -218,13 +218,14 @@ def graceful_stop_during_batches(args, logs, deadline):
 
 
 def crash_during_first_start(args, logs, deadline):
-    """kill -9 while the first start loads the samples into a new database file, then restart: every
-    sample layer is there whole (the load is one transaction per service), and the server answers."""
+    """kill -9 while the first start loads the samples into a new database file (with --postgres: creates
+    the new database and loads the samples into it), then restart: every sample layer is there whole (the
+    load is one transaction per service), and the server answers."""
     rng = random.Random(args.seed + 1)
     expected = sample_counts()
     wrong = []
     rounds = args.start_kills
-    # How long a first start takes (exec to the port line, samples loaded into a new file).
+    # How long a first start takes (exec to the port line, samples loaded into a new file or database).
     server = Server(args.bin, fresh_database(args, "first-start.sqlite"), logs, "first-start-0")
     try:
         window = server.start()
@@ -240,7 +241,7 @@ def crash_during_first_start(args, logs, deadline):
         out_path = os.path.join(logs, f"first-start-{round_number}-killed.out")
         try:
             with open(out_path, "w") as out:
-                server.process = subprocess.Popen([args.bin, "serve", "--port", "0", "--database", database],
+                server.process = subprocess.Popen([args.bin, "serve", "--port", "0", *storage_options(database)],
                                                   stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
             time.sleep(rng.uniform(0.0, window))
             server.kill()

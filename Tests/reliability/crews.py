@@ -28,6 +28,7 @@ class Crew(threading.Thread):
         self.added = []          # object ids added in the version (kept)
         self.updated_adds = []   # object ids added then updated
         self.deleted_adds = []   # object ids added then deleted
+        self.add_results = []    # (object id, global id) of every add, as answered
         self.conflicts = set()   # object ids reported by reconcile (conflicts endpoint), over all attempts
         self.conflict_kinds = set()
         self.post_moment = None
@@ -95,6 +96,7 @@ class Crew(threading.Thread):
             if step == "adds":
                 answer = self.edit(adds=json.dumps([feature(i) for i in range(self.adds)]))
                 ids = [r["objectId"] for r in answer["addResults"]]
+                self.add_results = [(r["objectId"], r.get("globalId")) for r in answer["addResults"]]
                 self.added = ids[2:]
                 self.updated_adds = ids[:1]
                 self.deleted_adds = ids[1:2]
@@ -155,14 +157,18 @@ def write_crew_users(path, crews):
         json.dump({"users": users}, file, indent=2)
 
 
-def crews_round(args, server, round_number, deadline):
+def crews_round(args, servers, round_number, deadline):
+    """One round of --crews crews, crew i talking to servers[i % len(servers)] (several servers: one
+    service on one database); then DEFAULT is checked through every server. Answers the round's seconds and
+    its crews (None when a crew failed)."""
     n = args.crews
     barrier = threading.Barrier(n)
     # DEFAULT's values of the features whose different fields two crews change, before the round.
     ancestors = {f["attributes"]["objectid"]: f["attributes"] for f in query(
-        server.port, DAMAGE, 0, objectIds=",".join(str(2 * n + 1 + k) for k in range(n)), outFields="objectid,placename,fulladdr",
+        servers[0].port, DAMAGE, 0, objectIds=",".join(str(2 * n + 1 + k) for k in range(n)), outFields="objectid,placename,fulladdr",
         returnGeometry="false")["features"]}
-    crews = [Crew(i, n, server.port, round_number, args.crew_adds, barrier, deadline, args.seed * 1000 + round_number * 10 + i)
+    crews = [Crew(i, n, servers[i % len(servers)].port, round_number, args.crew_adds, barrier, deadline,
+                  args.seed * 1000 + round_number * 10 + i)
              for i in range(n)]
     began = time.monotonic()
     for crew in crews:
@@ -171,13 +177,22 @@ def crews_round(args, server, round_number, deadline):
         crew.join(timeout=max(1.0, deadline - time.monotonic() + 30))
     took = time.monotonic() - began
     label = f"crews round {round_number}"
+    if len(servers) > 1:
+        label += f" over {len(servers)} servers"
     errors = [f"{c.user}: {c.error}" for c in crews if c.error or c.is_alive()]
     if not check(f"{label}: {n} crews signed in, created versions, edited, reconciled and posted", not errors, "; ".join(errors)[:1500]):
-        return took
+        return took, None
     attempts = [c.attempts for c in crews]
     log(f"{label}: {took:.1f} s; reconcile + post attempts per crew {attempts}; post order "
         f"{[c.user for c in sorted(crews, key=lambda c: c.post_moment)]}")
-    port = server.port
+    for server in servers:
+        check_crews_round(args, crews, server.port, label if len(servers) == 1 else f"{label}, through {server.name}", ancestors)
+    return took, crews
+
+
+def check_crews_round(args, crews, port, label, ancestors):
+    """DEFAULT after a crews round, read through the server on `port`."""
+    n = len(crews)
 
     def notes(oid):
         features = query(port, DAMAGE, 0, objectIds=str(oid), outFields="objectid,notes,estloss,placename,fulladdr",
@@ -260,7 +275,6 @@ def crews_round(args, server, round_number, deadline):
     infos = vm(port, "/versionInfos", {"token": sign_in(port, "admin", "sample-admin")})["versions"]
     locked = [v["versionName"] for v in infos if v.get("isLocked") or v.get("isBeingEdited") or v.get("isBeingRead")]
     check(f"{label}: no version left locked", not locked, str(locked))
-    return took
 
 
 def crew_state(port, crew, token, **view):
@@ -356,7 +370,7 @@ def concurrent_crews(args, logs, deadline):
         for round_number in range(1, args.crew_rounds + 1):
             if time.monotonic() > deadline:
                 raise Deadline(f"concurrent crews stopped after {round_number - 1} of {args.crew_rounds} rounds")
-            round_seconds = crews_round(args, server, round_number, deadline) or round_seconds
+            round_seconds = crews_round(args, [server], round_number, deadline)[0] or round_seconds
             args.sample_damage = count(server.port, DAMAGE, 0, "1=1")
         for k in range(1, args.crew_kills + 1):
             if time.monotonic() > deadline:

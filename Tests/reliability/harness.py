@@ -1,5 +1,6 @@
 """What every reliability scenario shares: checks and their counts, HTTP requests to the service, a
-`maprules serve` process to start, kill and restart, the sample services and fresh database files."""
+`maprules serve` process to start, kill and restart, the sample services and fresh databases (SQLite
+files, or with --postgres new databases on that PostgreSQL server)."""
 import argparse
 import http.client
 import json
@@ -103,8 +104,28 @@ def paged_ids(port, service, layer, oid_field, page=1000, limit=1000, **params):
 
 # --- the server -------------------------------------------------------------------------------------
 
+def is_postgres(database):
+    return database.startswith(("postgres://", "postgresql://"))
+
+
+# --postgres-connections N for every `serve --postgres` (None: the server's default).
+POSTGRES_CONNECTIONS = None
+
+
+def storage_options(database):
+    """The `serve` options that store the service in `database`: a SQLite file (or :memory:) or a
+    PostgreSQL URL."""
+    if not is_postgres(database):
+        return ["--database", database]
+    options = ["--postgres", database]
+    if POSTGRES_CONNECTIONS is not None:
+        options += ["--postgres-connections", str(POSTGRES_CONNECTIONS)]
+    return options
+
+
 class Server:
-    """One `maprules serve --port 0` process; its output goes to files under the log folder."""
+    """One `maprules serve --port 0` process on `database` (a SQLite file, or a PostgreSQL URL: restarted on
+    the same URL it finds the same database); its output goes to files under the log folder."""
 
     def __init__(self, binary, database, logs, name, users=None):
         self.binary, self.database, self.logs, self.name, self.users = binary, database, logs, name, users
@@ -117,7 +138,7 @@ class Server:
         self.port = None
         out_path = os.path.join(self.logs, f"{self.name}-{self.starts}.out")
         err_path = os.path.join(self.logs, f"{self.name}-{self.starts}.err")
-        command = [self.binary, "serve", "--port", "0", "--database", self.database]
+        command = [self.binary, "serve", "--port", "0", *storage_options(self.database)]
         if self.users:
             command += ["--users", self.users]
         with open(out_path, "w") as out, open(err_path, "w") as err:
@@ -179,12 +200,51 @@ def sample_counts():
     return counts
 
 
+# The PostgreSQL databases made by fresh_database in this run (dropped at the end of a run that passed).
+created_databases = []
+
+
+def database_url(url, database):
+    """`url` (postgres://user@host:port/db?options) with another database name."""
+    parts = urllib.parse.urlsplit(url)
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, "/" + database, parts.query, parts.fragment))
+
+
+def database_name(url):
+    return urllib.parse.urlsplit(url).path.lstrip("/")
+
+
 def fresh_database(args, name):
+    """A database no one used yet: with --postgres a new database on that server, named after the scenario
+    with a random suffix (r_crash_<hex>; the server creates it on first start); otherwise the file `name`
+    under --work, deleted first."""
+    if getattr(args, "postgres", None):
+        stem = re.sub(r"[^a-z0-9]+", "_", os.path.splitext(name)[0].lower()).strip("_")[:30]
+        url = database_url(args.postgres, f"r_{stem}_{uuid.uuid4().hex[:10]}")
+        created_databases.append(url)
+        return url
     database = os.path.join(args.work, name)
     for suffix in ("", "-wal", "-shm", "-journal"):
         if os.path.exists(database + suffix):
             os.remove(database + suffix)
     return database
+
+
+def drop_databases(admin_url, urls):
+    """Drops the databases of `urls` with psql, connected to the database of `admin_url`; answers the
+    names it could not drop (psql missing, or an error)."""
+    psql = shutil.which("psql")
+    names = [database_name(url) for url in urls]
+    if not psql:
+        return names
+    left = []
+    for name in names:
+        result = subprocess.run([psql, admin_url, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c",
+                                 f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
+        if result.returncode != 0:
+            left.append(f"{name} ({result.stderr.decode(errors='replace').strip()[:200]})")
+    return left
 
 
 # --- version management of DamageAssessment --------------------------------------------------------

@@ -30,6 +30,13 @@ Scenarios, each against its own server started with `--port 0` (the port is read
 Also: kill -9 during the first start (sample load), kill -9 during posts of a version, and SIGTERM
 during batches (graceful stop), see the functions of the same names.
 
+With --postgres URL (postgres://user@host:port/db) every scenario's fresh database is a new database on
+that PostgreSQL server (r_<scenario>_<hex>, created by the server on its first start) and the servers run
+`serve --postgres URL`; a restart on the same URL finds the same database. The scenario scale-out then
+also runs (scale_out.py): two servers on ONE database, the crews spread over both, a kill -9 of one of them
+during a batch while the other keeps working, shared tokens, versions and locks. The databases are dropped
+at the end of a run that passed (psql), kept otherwise.
+
 Every request has a timeout, every loop a bound in count, and the whole run a deadline (--deadline
 seconds). Prints `PASS name` / `FAIL name: why` per check and `N passed, N failed` last; exits 1 on
 any failure.
@@ -45,6 +52,7 @@ import harness
 from harness import Deadline, check, log
 from crash_scenarios import crash_during_first_start, crash_during_post, crash_safety, graceful_stop_during_batches
 from crews import concurrent_crews
+from scale_out import scale_out
 
 
 def server_logs(logs):
@@ -64,7 +72,7 @@ def server_logs(logs):
                     requests.append((seconds, match.group(1), match.group(2), name))
                     if match.group(3).startswith("5"):
                         errors.append(f"{name}: {line.strip()}")
-                elif "Fatal error" in line or "Crash" in line or "Segmentation" in line:
+                elif any(word in line for word in ("Fatal error", "Crash", "crashed", "Segmentation", "Assertion failed")):
                     crashes.append(f"{name}: {line.strip()}")
     requests.sort(reverse=True)
     for seconds, method, path, name in requests[:3]:
@@ -89,9 +97,14 @@ def main():
     parser.add_argument("--crews", type=int, default=8)
     parser.add_argument("--crew-rounds", type=int)
     parser.add_argument("--crew-adds", type=int, default=20)
-    parser.add_argument("--only", choices=["crash", "first-start", "post", "graceful", "crews"])
+    parser.add_argument("--only", choices=["crash", "first-start", "post", "graceful", "crews", "scale-out"])
+    parser.add_argument("--postgres", metavar="URL",
+                        help="run on this PostgreSQL server (postgres://user@host:port/db): a new database per scenario; adds scale-out")
+    parser.add_argument("--postgres-connections", type=int, help="--postgres-connections of every server (default: the server's)")
+    parser.add_argument("--scale-kills", type=int, help="scale-out: kill -9 of one of two servers during a batch (ci 3, full 10)")
+    parser.add_argument("--keep-databases", action="store_true", help="with --postgres: do not drop the run's databases")
     parser.add_argument("--seed", type=int, default=int(time.time()))
-    parser.add_argument("--deadline", type=float, help="seconds for the whole run (ci 900, full 3600)")
+    parser.add_argument("--deadline", type=float, help="seconds for the whole run (ci 900, full 3600; twice that with --postgres)")
     parser.add_argument("--work", default=".build-reliability", help="database files and logs")
     args = parser.parse_args()
     full = args.size == "full"
@@ -99,7 +112,12 @@ def main():
     args.crew_rounds = args.crew_rounds or (10 if full else 3)
     args.post_kills = args.post_kills if args.post_kills is not None else (20 if full else 5)
     args.crew_kills = args.crew_kills if args.crew_kills is not None else (10 if full else 3)
-    args.deadline = args.deadline or (3600 if full else 900)
+    args.scale_kills = args.scale_kills if args.scale_kills is not None else (10 if full else 3)
+    # PostgreSQL runs one more scenario (scale-out) and each step goes over the network to the database.
+    args.deadline = args.deadline or (3600 if full else 900) * (2 if args.postgres else 1)
+    if args.only == "scale-out" and not args.postgres:
+        parser.error("--only scale-out needs --postgres")
+    harness.POSTGRES_CONNECTIONS = args.postgres_connections
     if args.crews < 2:
         parser.error("--crews must be at least 2 (shared features need two crews)")
     if args.crew_adds < 3:
@@ -109,9 +127,13 @@ def main():
     os.makedirs(logs, exist_ok=True)
     deadline = time.monotonic() + args.deadline
     log(f"seed {args.seed} (repeat with --seed {args.seed}); logs in {logs}")
+    if args.postgres:
+        log(f"PostgreSQL: {args.postgres} (a new database per scenario)")
 
     scenarios = (("crash", crash_safety), ("first-start", crash_during_first_start), ("post", crash_during_post),
                  ("graceful", graceful_stop_during_batches), ("crews", concurrent_crews))
+    if args.postgres:
+        scenarios += (("scale-out", scale_out),)
     for name, scenario in scenarios:
         if args.only and args.only != name:
             continue
@@ -125,6 +147,13 @@ def main():
         log(f"{name}: {time.monotonic() - began:.1f} s")
 
     server_logs(logs)
+    if args.postgres and harness.created_databases:
+        names = [harness.database_name(url) for url in harness.created_databases]
+        if harness.failed or args.keep_databases:
+            log(f"databases kept on {args.postgres}: {', '.join(names)}")
+        else:
+            left = harness.drop_databases(harness.database_url(args.postgres, "postgres"), harness.created_databases)
+            log(f"dropped {len(names) - len(left)} of the run's {len(names)} databases" + (f"; not dropped: {', '.join(left)}" if left else ""))
     print(f"{harness.passed} passed, {harness.failed} failed", flush=True)
     sys.exit(1 if harness.failed else 0)
 

@@ -12,9 +12,15 @@
 # CI (.ci/run, after the real clients):   bash Tests/reliability/run_reliability.sh
 # Bigger (batches of 2,000 adds, 5 crew rounds):   MAPRULES_RELIABILITY_SIZE=full bash Tests/reliability/run_reliability.sh
 # Any option of reliability.py may follow, e.g. --seed N to repeat a run, --only crash.
+# On PostgreSQL (every scenario on a new database of that server, plus scale-out: two servers on one
+# database), with a throw-away cluster:
+#     eval "$(bash Scripts/postgres-throwaway.sh start)"
+#     bash Tests/reliability/run_reliability.sh          # MAPRULES_POSTGRES_URL set: --postgres "$MAPRULES_POSTGRES_URL"
+#     bash Scripts/postgres-throwaway.sh stop "$MAPRULES_POSTGRES_DIR"
 #
 # Environment: PYTHON (default python3, 3.9+), MAPRULES_BIN (a built maprules; default: swift build
-# --product maprules, then its bin path), MAPRULES_RELIABILITY_SIZE (ci, the default, or full).
+# --product maprules, then its bin path), MAPRULES_RELIABILITY_SIZE (ci, the default, or full),
+# MAPRULES_POSTGRES_URL (when set: run on that PostgreSQL server instead of SQLite files).
 # Databases and server logs are under .build-reliability/ (git-ignored).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -33,4 +39,9 @@ if [ -z "$BIN" ]; then
     BIN="$(swift build --show-bin-path)/maprules"
 fi
 
-exec "$PYTHON" Tests/reliability/reliability.py --bin "$BIN" --work "$WORK" --size "${MAPRULES_RELIABILITY_SIZE:-ci}" "$@"
+postgres=()
+if [ -n "${MAPRULES_POSTGRES_URL:-}" ]; then
+    postgres=(--postgres "$MAPRULES_POSTGRES_URL")
+fi
+
+exec "$PYTHON" Tests/reliability/reliability.py --bin "$BIN" --work "$WORK" --size "${MAPRULES_RELIABILITY_SIZE:-ci}" "${postgres[@]}" "$@"

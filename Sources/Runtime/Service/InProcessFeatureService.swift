@@ -63,7 +63,7 @@ public actor InProcessFeatureService: FeatureService {
     }
 
     public func userName() async -> String? {
-        guard let token, let caller = try? core.caller(token: token) else {
+        guard let token, let caller = try? await core.caller(token: token) else {
             if case .password(let user, _)? = credential { return user }
             return nil
         }
@@ -91,7 +91,7 @@ public actor InProcessFeatureService: FeatureService {
         var refreshed = false
         while true {
             do {
-                let caller = try core.caller(token: try await currentToken(refresh: false))
+                let caller = try await core.caller(token: try await currentToken(refresh: false))
                 return try await body(caller)
             } catch let error as ServiceError where error.code == 498 && !refreshed {
                 refreshed = true

@@ -62,7 +62,7 @@ struct SignInRoutes {
     }
 
     @Sendable func signOut(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
-        if let token = BrowserSession.cookieToken(request) { core.revoke(token: token) }
+        if let token = BrowserSession.cookieToken(request) { try? await core.revoke(token: token) }
         var response = Response(status: .seeOther, headers: [.location: BrowserSession.safeNext(context.arguments.string("next")), .cacheControl: "no-store"])
         response.setCookie(BrowserSession.signOutCookie(secure: site.tls))
         return response

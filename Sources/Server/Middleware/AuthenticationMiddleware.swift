@@ -21,8 +21,8 @@ struct AuthenticationMiddleware: RouterMiddleware {
         if path.hasSuffix("/generatetoken") || path.contains("/oauth2/") || path == "/health" { return try await next(request, context) }
         let token = Self.token(request, context.arguments)
         context.hasToken = token != nil
-        context.caller = try core.caller(token: token)
-        if token == nil, let cookie = BrowserSession.token(request, context.arguments), let caller = try? core.caller(token: cookie) {
+        context.caller = try await core.caller(token: token)
+        if token == nil, let cookie = BrowserSession.token(request, context.arguments), let caller = try? await core.caller(token: cookie) {
             context.hasToken = true
             context.caller = caller
         }

@@ -60,7 +60,7 @@ struct OAuthRoutes {
         }
         context.notes.username = username
         signIns.finish(oauthState)
-        let canonicalName = (try? core.caller(token: access.token).username) ?? username
+        let canonicalName = (try? await core.caller(token: access.token).username) ?? username
         let expiresIn = max(1, Int((access.expires - Int64(Date().timeIntervalSince1970 * 1000)) / 1000))
 
         if pending.responseType == "token" {
@@ -98,7 +98,7 @@ struct OAuthRoutes {
             ]), context: context)
         case "refresh_token":
             guard let refresh = a.string("refresh_token"), let grant = signIns.grant(refreshToken: refresh),
-                  (try? core.caller(token: grant.refreshBacking.token)) != nil else {
+                  (try? await core.caller(token: grant.refreshBacking.token)) != nil else {
                 return Self.oauthError("invalid_grant", "Invalid or expired refresh_token.")
             }
             context.notes.username = grant.username

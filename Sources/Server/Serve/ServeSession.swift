@@ -15,6 +15,9 @@ public struct ServeSession: Sendable {
         /// Users already read (`ShippedSamples.users()`); when set, `usersFile` is not read.
         public var users: UsersFile?
         public var server: MapRulesServer.Options
+        /// A PostgreSQL URL: the store is that database (shared with other servers) instead of `database`.
+        public var postgres: String?
+        public var postgresConnections = 8
 
         public init(samples: [SampleFiles], database: String, usersFile: String?, users: UsersFile? = nil, server: MapRulesServer.Options) {
             self.samples = samples
@@ -44,18 +47,21 @@ public struct ServeSession: Sendable {
     }
 
     public func run() async throws {
-        if request.database != ":memory:" {
+        if request.database != ":memory:" && request.postgres == nil {
             let directory = (request.database as NSString).deletingLastPathComponent
             if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         }
-        let core = try await ServiceCore.open(ServiceCore.Configuration(database: request.database, samples: request.samples,
-                                                                        usersFile: request.usersFile, users: request.users))
+        var configuration = ServiceCore.Configuration(database: request.database, samples: request.samples,
+                                                      usersFile: request.usersFile, users: request.users)
+        configuration.postgres = request.postgres
+        configuration.postgresPoolSize = request.postgresConnections
+        let core = try await ServiceCore.open(configuration)
         var logger = Logger(label: "maprules.serve")
         logger.logLevel = .info
         let print = self.print
         let startup = core.startup
         let options = request.server
-        let database = request.database
+        let database = request.postgres.map(PostgresURLText.redacted) ?? request.database
         let loadedFrom = request.samples.allSatisfy(\.isEmbedded) ? "the built-in samples" : "their folders"
         let app = try MapRulesServer.application(core: core, options: options, logger: logger) { running in
             print("MapRules feature service: \(running.baseURL)")

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import WebMap
 
 /// A sample folder: `<Name>.services.json` (a services snapshot holding the service root and every
@@ -50,13 +49,13 @@ struct SampleFolder {
     }
 
     /// Inserts the service, its layers, their features (DEFAULT, one moment) and its DEFAULT version.
-    func insert(into db: Database, now: Int64) throws {
+    func insert(into db: any StoreConnection, now: Int64) throws {
         let settingsText = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
-        try ServiceRecord(name: name, root: root.text, settings: settingsText, sourceFolder: files.location, loadedDate: now,
-                          lastMoment: now, defaultMoment: now).insert(db)
+        try db.insert(ServiceRecord(name: name, root: root.text, settings: settingsText, sourceFolder: files.location, loadedDate: now,
+                                    lastMoment: now, defaultMoment: now))
         for (id, metadata) in layers {
             var layer = LayerRecord(key: nil, service: name, layerId: id, metadata: metadata.text, nextObjectId: 1, nextAttachmentId: 1, defaultMoment: now)
-            try layer.insert(db)
+            layer.key = try db.insert(layer, returning: "key")
             let model = LayerModel(key: layer.key!, id: id, json: metadata, metadata: LayerMetadata(try JSONParser.parse(metadata.text).root),
                                    serviceMaxRecordCount: 2000)
             let rows = try readFeatures(layer: model)
@@ -72,13 +71,13 @@ struct SampleFolder {
                 try RowStore.write(db, layerKey: layer.key!, branch: 0, moment: now, row: row)
             }
             layer.nextObjectId = nextId
-            try layer.update(db)
+            try db.execute("UPDATE layer SET nextObjectId = \(nextId) WHERE key = \(layer.key!)")
         }
-        var defaultVersion = VersionRecord(
+        let defaultVersion = VersionRecord(
             id: nil, service: name, branch: 0, guid: GUIDText.make(), owner: "sde", name: "DEFAULT", qualifiedName: "sde.DEFAULT",
             access: (settings.defaultVersionAccess ?? .public).rawValue, description: "The default version.",
             ancestorMoment: now, baseMoment: 0, createdDate: now, modifiedDate: now, reconcileDate: nil, postDate: nil)
-        try defaultVersion.insert(db)
+        try db.insert(defaultVersion)
     }
 
     private func readFeatures(layer: LayerModel) throws -> [RowStore.NewRow] {

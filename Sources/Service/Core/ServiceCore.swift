@@ -1,10 +1,9 @@
 import Foundation
-import GRDB
 import Rules
 import WebMap
 
-/// The feature service core: a catalogue of feature services loaded from sample folders into a GRDB
-/// database, a branch-versioned store, edit semantics, version management, users and tokens. No HTTP.
+/// The feature service core: a catalogue of feature services loaded from sample folders into a store
+/// (SQLite through GRDB, or PostgreSQL), a branch-versioned store, edit semantics, version management, users and tokens. No HTTP.
 ///
 /// Every endpoint of service.md maps to one method taking typed parameters and a `Caller`, and answering
 /// a `Codable` value; refusals throw `ServiceError` (with the Esri code), per-feature edit failures are
@@ -37,6 +36,11 @@ public final class ServiceCore: Sendable {
         /// One connection and a rollback journal instead of a pool in WAL mode: a file that stays one file
         /// (no `-wal` / `-shm` beside it) for a single process, such as an offline geodatabase.
         public var singleConnection = false
+        /// A PostgreSQL URL (`postgres://user:password@host:port/database`): the store is that database, which
+        /// several servers may share, instead of `database`.
+        public var postgres: String?
+        /// Connections each process opens to PostgreSQL.
+        public var postgresPoolSize = 8
 
         public init(database: String = ":memory:", sampleFolders: [String] = [], samples: [SampleFiles] = [], usersFile: String? = nil,
                     users: UsersFile? = nil, defaultTokenMinutes: Int = 60, maximumTokenMinutes: Int = 21_600) {
@@ -60,17 +64,18 @@ public final class ServiceCore: Sendable {
         public var warnings: [String]
     }
 
-    let database: any DatabaseWriter
+    let database: any Store
     let directory: Directory
     let configuration: Configuration
-    let sessions = SessionRegistry()
+    let sessions: SessionRegistry
     let pageAnchors = PageAnchors()
     public let startup: StartupReport
     private let catalogue: [String: ServiceModel]
 
-    private init(database: any DatabaseWriter, directory: Directory, configuration: Configuration,
+    private init(database: any Store, directory: Directory, configuration: Configuration,
                  catalogue: [String: ServiceModel], startup: StartupReport) {
         self.database = database
+        self.sessions = SessionRegistry(shared: database.dialect == .postgres)
         self.directory = directory
         self.configuration = configuration
         self.catalogue = catalogue
@@ -80,44 +85,33 @@ public final class ServiceCore: Sendable {
     /// Opens (creating or migrating) the database, loads the sample folders that are not in it yet, and
     /// reads the users file.
     public static func open(_ configuration: Configuration) async throws -> ServiceCore {
-        var config = GRDB.Configuration()
-        config.foreignKeysEnabled = true
-        config.busyMode = .timeout(10)
-        // SQLite's default page cache is 2 MB per connection: inserts into the global id index of a large layer
-        // then read their pages back from the file again and again.
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -32768") }
-        let writer: any DatabaseWriter
-        do {
-            if configuration.database == ":memory:" || configuration.database.isEmpty {
-                writer = try DatabaseQueue(configuration: config)
-            } else if configuration.singleConnection {
-                writer = try DatabaseQueue(path: configuration.database, configuration: config)
-            } else {
-                writer = try DatabasePool(path: configuration.database, configuration: config)
-            }
-            try Schema.migrator.migrate(writer)
-        } catch {
-            throw ServiceError.internal("Cannot open the database '\(configuration.database)': \(error)")
+        let store: any Store
+        if let postgres = configuration.postgres {
+            store = try await PostgresStore.open(url: postgres, poolSize: configuration.postgresPoolSize)
+        } else {
+            store = try SQLiteStore.open(path: configuration.database, singleConnection: configuration.singleConnection)
         }
 
         let usersFile = try configuration.users ?? configuration.usersFile.map(UsersFile.load(path:))
-        let directory = Directory(file: usersFile)
+        let directory = Directory(file: usersFile, shared: store.dialect == .postgres ? store : nil)
 
         var loaded: [String] = []
         var reused: [String] = []
         for files in configuration.sampleFolders.map(SampleFiles.folder) + configuration.samples {
             let sample = try SampleFolder.read(files)
-            let exists = try await writer.read { db in try ServiceRecord.fetchOne(db, key: sample.name) != nil }
-            if exists {
-                reused.append(sample.name)
-                continue
-            }
             let now = Int64(Date().timeIntervalSince1970 * 1000)
-            try await writer.write { db in try sample.insert(into: db, now: now) }
-            loaded.append(sample.name)
+            // Checked and inserted in one write: two servers starting on one database load a sample once.
+            let inserted = try await store.write { db in
+                guard try db.fetchValue("SELECT 1 FROM service WHERE lower(name) = lower(\(sample.name))", as: Int64.self) == nil else {
+                    return false
+                }
+                try sample.insert(into: db, now: now)
+                return true
+            }
+            if inserted { loaded.append(sample.name) } else { reused.append(sample.name) }
         }
 
-        let catalogue = try await writer.read { db in try Self.readCatalogue(db) }
+        let catalogue = try await store.read { db in try Self.readCatalogue(db) }
         var warnings: [String] = []
         if usersFile == nil {
             warnings.append("No users file: every caller has anonymous full access (queries, edits and version management).")
@@ -125,18 +119,18 @@ public final class ServiceCore: Sendable {
             let source = configuration.users == nil ? configuration.usersFile ?? "" : ShippedSamples.usersLocation
             warnings.append("Using the sample credentials of \(source) (editor01, editor02, admin): never use them outside development.")
         }
-        return ServiceCore(database: writer, directory: directory, configuration: configuration, catalogue: catalogue,
+        return ServiceCore(database: store, directory: directory, configuration: configuration, catalogue: catalogue,
                            startup: StartupReport(loaded: loaded, reused: reused, warnings: warnings))
     }
 
-    private static func readCatalogue(_ db: Database) throws -> [String: ServiceModel] {
+    private static func readCatalogue(_ db: any StoreConnection) throws -> [String: ServiceModel] {
         var result: [String: ServiceModel] = [:]
-        for service in try ServiceRecord.fetchAll(db) {
+        for service in try db.fetchRecords(ServiceRecord.self, "SELECT * FROM service ORDER BY name") {
             let root = try JSON.parse(service.root)
             let rootNode = try JSONParser.parse(service.root).root
             let settings = try JSONDecoder().decode(ServiceSettings.self, from: Data(service.settings.utf8))
             let serviceMax = settings.maxRecordCount ?? root["maxRecordCount"]?.int ?? 2000
-            let layers = try LayerRecord.filter(Column("service") == service.name).order(Column("layerId")).fetchAll(db).map { record in
+            let layers = try db.fetchRecords(LayerRecord.self, "SELECT * FROM layer WHERE service = \(service.name) ORDER BY layerId").map { record in
                 LayerModel(key: record.key!, id: record.layerId, json: try JSON.parse(record.metadata),
                            metadata: LayerMetadata(try JSONParser.parse(record.metadata).root), serviceMaxRecordCount: serviceMax)
             }
@@ -171,11 +165,12 @@ public final class ServiceCore: Sendable {
     static func nowMillis() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
     /// A new moment for `service`: epoch milliseconds, strictly greater than every earlier moment.
-    static func nextMoment(_ db: Database, service: String) throws -> Int64 {
-        guard var record = try ServiceRecord.fetchOne(db, key: service) else { throw ServiceError.serviceNotFound(service) }
-        let moment = max(nowMillis(), record.lastMoment + 1)
-        record.lastMoment = moment
-        try record.update(db)
+    static func nextMoment(_ db: any StoreConnection, service: String) throws -> Int64 {
+        guard let last = try db.fetchValue("SELECT lastMoment FROM service WHERE lower(name) = lower(\(service))", as: Int64.self) else {
+            throw ServiceError.serviceNotFound(service)
+        }
+        let moment = max(nowMillis(), last + 1)
+        try db.execute("UPDATE service SET lastMoment = \(moment) WHERE lower(name) = lower(\(service))")
         return moment
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// One attachment as `<oid>/attachments` and `queryAttachments` describe it.
 public struct AttachmentInfo: Sendable, Codable, Equatable {
@@ -110,10 +109,10 @@ extension ServiceCore {
         return try await database.read { db in
             let view = VersionView(try Self.resolveVersion(db, service: service, name: gdbVersion, policy: policy))
             guard let row = try AttachmentStore.visible(db, layerKey: layer.key, attachmentId: attachmentId, view: view), row.parentObjectId == objectId,
-                  let data = try AttachmentDataRecord.fetchOne(db, key: row.dataId) else {
+                  let bytes = try db.fetchValue("SELECT bytes FROM attachmentData WHERE id = \(row.dataId)", as: Data.self) else {
                 throw ServiceError(code: 404, message: "Attachment not found.", details: ["\(layer.title) feature \(objectId) has no attachment \(attachmentId)."])
             }
-            return AttachmentContent(name: row.name, contentType: row.contentType, data: data.bytes)
+            return AttachmentContent(name: row.name, contentType: row.contentType, data: bytes)
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import WebMap
 
 /// Writing a sync's outcome into an offline geodatabase, in one transaction with the new replica state:
@@ -30,8 +29,8 @@ extension ServiceCore {
             }
             if !touched.isEmpty {
                 state.downloadMoments.append(moment)
-                try db.execute(sql: "UPDATE service SET defaultMoment = ? WHERE name = ?", arguments: [moment, service.name])
-                for key in touched { try db.execute(sql: "UPDATE layer SET defaultMoment = ? WHERE key = ?", arguments: [moment, key]) }
+                try db.execute("UPDATE service SET defaultMoment = \(moment) WHERE name = \(service.name)")
+                for key in touched { try db.execute("UPDATE layer SET defaultMoment = \(moment) WHERE key = \(key)") }
             }
             update(&state)
             try OfflineStateStore.write(db, state)
@@ -42,7 +41,7 @@ extension ServiceCore {
 
 /// Writes one layer's downloaded changes.
 private struct DownloadWriter {
-    let db: Database
+    let db: any StoreConnection
     let layer: LayerModel
     let moment: Int64
     let state: OfflineReplicaState
@@ -50,7 +49,7 @@ private struct DownloadWriter {
     /// Local edits not yet synced: object id → moment of the newest.
     let pending: [Int64: Int64]
 
-    init(db: Database, layer: LayerModel, moment: Int64, state: OfflineReplicaState) throws {
+    init(db: any StoreConnection, layer: LayerModel, moment: Int64, state: OfflineReplicaState) throws {
         self.db = db
         self.layer = layer
         self.moment = moment
@@ -77,8 +76,8 @@ private struct DownloadWriter {
     }
 
     private func anyRow(globalId: String) throws -> FeatureRowRecord? {
-        guard let objectId = try Int64.fetchOne(db, sql: "SELECT objectId FROM featureRow WHERE layerKey = ? AND globalId = ? LIMIT 1",
-                                                arguments: [layer.key, globalId]) else { return nil }
+        guard let objectId = try db.fetchValue("SELECT objectId FROM featureRow WHERE layerKey = \(layer.key) AND globalId = \(globalId) LIMIT 1",
+                                               as: Int64.self) else { return nil }
         return try RowStore.visibleRow(db, layerKey: layer.key, objectId: objectId, view: .defaultVersion)
     }
 
@@ -116,14 +115,14 @@ private struct DownloadWriter {
     /// The service's object id when no local feature has it, else the next free local one.
     private func newObjectId(preferring given: AttributeValue?) throws -> Int64 {
         if case .int(let id)? = given, id > 0,
-           try Int64.fetchOne(db, sql: "SELECT 1 FROM featureRow WHERE layerKey = ? AND objectId = ? LIMIT 1", arguments: [layer.key, id]) == nil {
-            try db.execute(sql: "UPDATE layer SET nextObjectId = max(nextObjectId, ?) WHERE key = ?", arguments: [id + 1, layer.key])
+           try db.fetchValue("SELECT 1 FROM featureRow WHERE layerKey = \(layer.key) AND objectId = \(id) LIMIT 1", as: Int64.self) == nil {
+            try db.execute("UPDATE layer SET nextObjectId = \(id + 1) WHERE key = \(layer.key) AND nextObjectId < \(id + 1)")
             return id
         }
-        let next = try Int64.fetchOne(db, sql: "SELECT nextObjectId FROM layer WHERE key = ?", arguments: [layer.key]) ?? 1
-        let used = try Int64.fetchOne(db, sql: "SELECT max(objectId) FROM featureRow WHERE layerKey = ?", arguments: [layer.key]) ?? 0
+        let next = try db.fetchValue("SELECT nextObjectId FROM layer WHERE key = \(layer.key)", as: Int64.self) ?? 1
+        let used = try db.fetchValue("SELECT max(objectId) FROM featureRow WHERE layerKey = \(layer.key)", as: Int64.self) ?? 0
         let id = max(next, used + 1)
-        try db.execute(sql: "UPDATE layer SET nextObjectId = ? WHERE key = ?", arguments: [id + 1, layer.key])
+        try db.execute("UPDATE layer SET nextObjectId = \(id + 1) WHERE key = \(layer.key)")
         return id
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import WebMap
 
 /// A local (offline) geodatabase: one SQLite file holding a service-core database with the replica's
@@ -26,7 +25,7 @@ extension ServiceCore {
     /// `state` receives the local moment the rows were written at (everything at or before it is synced).
     /// The file is complete when this returns; the caller writes to a temporary name and renames it.
     public static func createOfflineGeodatabase(at path: String, serviceName: String, root: JSON, layers: [(id: Int, metadata: JSON)],
-                                                package: ReplicaPackage, state: @Sendable (Int64) -> OfflineReplicaState,
+                                                package: ReplicaPackage, state: @escaping @Sendable (Int64) -> OfflineReplicaState,
                                                 progress: (@Sendable (Double) -> Void)? = nil) async throws {
         let wanted = Set(package.layers.map(\.id))
         let kept = layers.filter { wanted.contains($0.id) }
@@ -42,7 +41,7 @@ extension ServiceCore {
         progress?(0.8)
         let service = try core.service(serviceName)
         try await core.database.write { db in
-            guard let record = try ServiceRecord.fetchOne(db, key: service.name) else { throw ServiceError.serviceNotFound(serviceName) }
+            guard let record = try db.fetchRecord(ServiceRecord.self, "SELECT * FROM service WHERE name = \(service.name)") else { throw ServiceError.serviceNotFound(serviceName) }
             let moment = record.lastMoment
             // The rows go straight into the store (not through a sample folder's text, written and read again).
             for layer in package.layers {
@@ -69,7 +68,7 @@ extension ServiceCore {
 
     /// Writes a replica's features as the layer's rows (object ids and global ids kept, fields in the layer's
     /// order, geometry from the layer's spatial reference to the stored WGS84) and moves the next object id past them.
-    static func insertRows(_ db: Database, _ features: [ReplicaFeature], into layer: LayerModel, moment: Int64) throws {
+    static func insertRows(_ db: any StoreConnection, _ features: [ReplicaFeature], into layer: LayerModel, moment: Int64) throws {
         let system = (try? Projection.system(of: layer.spatialReference, default: .webMercator)) ?? .webMercator
         var highest: Int64 = 0
         for feature in features {
@@ -88,7 +87,7 @@ extension ServiceCore {
                                row: .init(objectId: objectId, globalId: globalId, isDelete: false, attributes: attributes, geometry: geometry))
             highest = max(highest, objectId)
         }
-        try db.execute(sql: "UPDATE layer SET nextObjectId = max(nextObjectId, ?) WHERE key = ?", arguments: [highest + 1, layer.key])
+        try db.execute("UPDATE layer SET nextObjectId = \(highest + 1) WHERE key = \(layer.key) AND nextObjectId < \(highest + 1)")
     }
 
     /// The service root as the local file keeps it: not versioned (offline edits go straight into the

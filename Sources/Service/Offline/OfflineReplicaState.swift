@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What a local (offline) geodatabase knows of its replica: where it came from, the service's generation of
 /// its last sync, and which local moments are already accounted for. Kept in the file itself (table
@@ -80,21 +79,24 @@ extension LayerServerGen: Codable {
 
 /// Reading and writing the state row.
 enum OfflineStateStore {
-    static func createTable(_ db: Database) throws {
-        try db.execute(sql: "CREATE TABLE IF NOT EXISTS offlineReplica (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)")
+    static func createTable(_ db: any StoreConnection) throws {
+        try db.execute("CREATE TABLE IF NOT EXISTS offlineReplica (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)")
     }
 
-    static func read(_ db: Database) throws -> OfflineReplicaState? {
-        guard try db.tableExists("offlineReplica"),
-              let text = try String.fetchOne(db, sql: "SELECT state FROM offlineReplica WHERE id = 1") else { return nil }
+    static func read(_ db: any StoreConnection) throws -> OfflineReplicaState? {
+        let exists: StoreSQL = db.dialect == .sqlite
+            ? "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'offlineReplica'"
+            : "SELECT count(*) FROM pg_tables WHERE tablename = 'offlinereplica' AND schemaname = current_schema()"
+        guard try db.fetchValue(exists, as: Int64.self) ?? 0 > 0,
+              let text = try db.fetchValue("SELECT state FROM offlineReplica WHERE id = 1", as: String.self) else { return nil }
         return try JSONDecoder().decode(OfflineReplicaState.self, from: Data(text.utf8))
     }
 
-    static func write(_ db: Database, _ state: OfflineReplicaState) throws {
+    static func write(_ db: any StoreConnection, _ state: OfflineReplicaState) throws {
         try createTable(db)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let text = String(decoding: try encoder.encode(state), as: UTF8.self)
-        try db.execute(sql: "INSERT INTO offlineReplica (id, state) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state", arguments: [text])
+        try db.execute("INSERT INTO offlineReplica (id, state) VALUES (1, \(text)) ON CONFLICT (id) DO UPDATE SET state = excluded.state")
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Deep pages of DEFAULT without a filter (`resultOffset` in the tens of thousands, as dump tools ask)
 /// would walk the head index entry by entry up to the offset. This cache keeps, per layer, the sorted live
@@ -13,8 +12,8 @@ final class PageAnchors: @unchecked Sendable {
     static let threshold = 2_000
 
     /// The object id at `offset` among the live objects of DEFAULT (nil past the end).
-    func objectId(_ db: Database, layerKey: Int64, offset: Int) throws -> Int64?? {
-        guard let moment = try Int64.fetchOne(db.cachedStatement(sql: "SELECT defaultMoment FROM layer WHERE key = ?"), arguments: [layerKey]) else {
+    func objectId(_ db: any StoreConnection, layerKey: Int64, offset: Int) throws -> Int64?? {
+        guard let moment = try db.fetchValue("SELECT defaultMoment FROM layer WHERE key = \(layerKey)", as: Int64.self) else {
             return nil
         }
         lock.lock()
@@ -24,8 +23,8 @@ final class PageAnchors: @unchecked Sendable {
         if let cached, cached.moment == moment {
             ids = cached.ids
         } else {
-            ids = try Int64.fetchAll(db, sql: "SELECT objectId FROM head WHERE layerKey = ? AND branch = 0 AND isDelete = 0 ORDER BY objectId",
-                                     arguments: [layerKey])
+            ids = try db.fetchValues("SELECT objectId FROM head WHERE layerKey = \(layerKey) AND branch = 0 AND isDelete = 0 ORDER BY objectId",
+                                     as: Int64.self)
             lock.lock()
             entries[layerKey] = (moment, ids)
             lock.unlock()

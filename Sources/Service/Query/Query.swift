@@ -1,6 +1,4 @@
 import Foundation
-import GRDB
-import GRDBSQLite
 import WebMap
 
 extension ServiceCore {
@@ -26,15 +24,21 @@ extension ServiceCore {
     /// it is where that is provably the same text, `StoredAttributesWriter`), without building the features.
     ///
     /// A short read (`QueryPlan.isShortRead`: a page of DEFAULT without filter or order) is made synchronously on
-    /// the calling task's thread, without the hop to GRDB's reader queue and back (fewer thread hand-offs, a shorter
-    /// answer time); call it from the concurrency pool, never from an event loop. Any other query is read on the
-    /// reader queue, so that a long one does not hold one of the pool's few threads.
+    /// the calling task's thread when the store is SQLite, without the hop to GRDB's reader queue and back (fewer
+    /// thread hand-offs, a shorter answer time); call it from the concurrency pool, never from an event loop. Any
+    /// other query is read through the store's asynchronous read, so that a long one does not hold one of the
+    /// pool's few threads.
     public func queryText(service name: String, layer layerId: Int, _ parameters: QueryParameters, as caller: Caller) async throws -> [UInt8] {
         let query = try prepareQuery(service: name, layer: layerId, parameters, as: caller)
-        let read: @Sendable (Database) throws -> QueryPlan.TextAnswer = { db in
+        let read: @Sendable (any StoreConnection) throws -> QueryPlan.TextAnswer = { db in
             try query.plan.runText(db, view: query.view(db), anchors: query.anchors)
         }
-        let answer = query.plan.isShortRead ? try readHere(read) : try await database.read(read)
+        let answer: QueryPlan.TextAnswer
+        if query.plan.isShortRead, let sqlite = database as? SQLiteStore {
+            answer = try sqlite.readHere(read)
+        } else {
+            answer = try await database.read(read)
+        }
         switch answer {
         case .bytes(let bytes):
             return bytes
@@ -50,13 +54,8 @@ extension ServiceCore {
         }
     }
 
-    /// GRDB's synchronous read, on the calling thread (from an async function the asynchronous overload is chosen).
-    private func readHere<T>(_ body: (Database) throws -> T) throws -> T {
-        try database.read(body)
-    }
-
     /// Runs a query inside an existing database access (related records, differences).
-    static func queryFeatures(_ db: Database, layer: LayerModel, parameters: QueryParameters, policy: AccessPolicy, view: VersionView) throws -> FeatureSet {
+    static func queryFeatures(_ db: any StoreConnection, layer: LayerModel, parameters: QueryParameters, policy: AccessPolicy, view: VersionView) throws -> FeatureSet {
         let plan = try QueryPlan(layer: layer, parameters: parameters, policy: policy)
         return try plan.run(db, view: view).featureSet ?? FeatureSet(objectIdFieldName: layer.objectIdField, fields: [], features: [])
     }
@@ -66,33 +65,35 @@ extension ServiceCore {
 struct QueryPlan {
     let layer: LayerModel
     let parameters: QueryParameters
-    let compiler: QueryCompiler
-    let whereSQL: SQL?
-    let order: SQL
+    /// The parsed `where` clause, compiled to SQL for the store's dialect when the plan runs.
+    let whereExpression: WhereExpression?
+    /// `orderByFields`, parsed.
+    let orderTerms: [QueryCompiler.OrderTerm]
     /// Canonical names of the output fields, in output order.
     let outFields: [String]
     let queryGeometry: Geometry?
     let outSystem: Projection.System
     let outReference: SpatialReference
+    /// The creator field when only the caller's own features may be read (ownership-based access control).
     let ownerFilter: String?
-    var extraFilter: SQL?
-    /// A filter the core adds itself (related records: the key values).
-    var internalFilter: SQL?
+    /// The caller's name, which `ownerFilter` must hold.
+    let actingName: String
+    /// A filter the core adds itself (related records: the key values), in the dialect of the store it runs on.
+    var internalFilter: StoreSQL?
 
     init(layer: LayerModel, parameters: QueryParameters, policy: AccessPolicy) throws {
         self.layer = layer
         self.parameters = parameters
-        compiler = QueryCompiler(layer: layer)
         if let text = parameters.whereClause, !text.trimmingCharacters(in: .whitespaces).isEmpty {
             do {
-                whereSQL = compiler.compile(try WhereParser.parse(text, resolveField: { layer.field($0) }))
+                whereExpression = try WhereParser.parse(text, resolveField: { layer.field($0) })
             } catch {
                 throw error.serviceError
             }
         } else {
-            whereSQL = nil
+            whereExpression = nil
         }
-        order = try compiler.orderBy(parameters.orderByFields)
+        orderTerms = try QueryCompiler.orderTerms(parameters.orderByFields, layer: layer)
         if let ids = parameters.objectIds, ids.count > 30_000 {
             throw ServiceError.invalidQuery("objectIds lists \(ids.count) ids; ask for at most 30000 at a time.")
         }
@@ -127,10 +128,10 @@ struct QueryPlan {
            let creator = layer.editTracking?.creatorField {
             ownerFilter = creator
             _ = ownership
-            extraFilter = "json_extract(r.attributes, \(QueryCompiler.jsonPath(creator))) = \(policy.actingName)"
         } else {
             ownerFilter = nil
         }
+        actingName = policy.actingName
         if let stats = parameters.outStatistics, !stats.isEmpty {
             for stat in stats where !(stat.statisticType == .count && stat.onStatisticField == "*") {
                 guard layer.field(stat.onStatisticField) != nil else {
@@ -143,17 +144,20 @@ struct QueryPlan {
         }
     }
 
+    /// The compiler of this plan's layer for a store's dialect.
+    func compiler(_ dialect: StoreDialect) -> QueryCompiler { QueryCompiler(layer: layer, dialect: dialect) }
+
     /// The filters of the query as `AND ...` terms over the row aliased `r` (all but the exact spatial one).
-    private func filters() -> SQL {
-        var sql: SQL = ""
+    private func filters(_ compiler: QueryCompiler) -> StoreSQL {
+        var sql: StoreSQL = ""
         if let ids = parameters.objectIds {
-            if ids.isEmpty { sql.append(literal: " AND 0") } else { sql.append(literal: " AND r.objectId IN \(ids)") }
+            if ids.isEmpty { sql.append(literal: " AND 1 = 0") } else { sql.append(literal: " AND r.objectId IN \(ids)") }
         }
-        if let whereSQL { sql.append(literal: " AND \(whereSQL)") }
-        if let extraFilter { sql.append(literal: " AND \(extraFilter)") }
+        if let whereExpression { sql.append(literal: " AND \(compiler.compile(whereExpression))") }
+        if let ownerFilter { sql.append(literal: " AND \(compiler.creatorFilter(ownerFilter, is: actingName))") }
         if let internalFilter { sql.append(literal: " AND \(internalFilter)") }
         if let g = queryGeometry, let e = g.envelope {
-            sql.append(literal: " AND r.xmax >= \(e.xmin) AND r.xmin <= \(e.xmax) AND r.ymax >= \(e.ymin) AND r.ymin <= \(e.ymax)")
+            sql.append(literal: " AND r.maxX >= \(e.xmin) AND r.minX <= \(e.xmax) AND r.maxY >= \(e.ymin) AND r.minY <= \(e.ymax)")
         }
         return sql
     }
@@ -168,19 +172,19 @@ struct QueryPlan {
     /// No filter at all: no where clause, object ids, ownership or internal filter, or query geometry. On DEFAULT the
     /// head index alone then answers counts and chooses pages (`prepare`).
     private var hasNoFilter: Bool {
-        whereSQL == nil && parameters.objectIds == nil && extraFilter == nil && internalFilter == nil && queryGeometry == nil
+        whereExpression == nil && parameters.objectIds == nil && ownerFilter == nil && internalFilter == nil && queryGeometry == nil
     }
 
     /// True when DEFAULT has not written to the layer since the version's ancestor moment.
-    private func defaultUnchanged(_ db: Database, view: VersionView) throws -> Bool {
+    private func defaultUnchanged(_ db: any StoreConnection, view: VersionView) throws -> Bool {
         guard view.branch != 0 else { return true }
-        let layerMoment = try Int64.fetchOne(db, sql: "SELECT defaultMoment FROM layer WHERE key = ?", arguments: [layer.key]) ?? 0
+        let layerMoment = try db.fetchValue("SELECT defaultMoment FROM layer WHERE key = \(layer.key)", as: Int64.self) ?? 0
         return layerMoment <= view.ancestorMoment
     }
 
-    /// A feature page to read: its SELECT (attributes, geometry, xmin, ymin, xmax, ymax), its size.
+    /// A feature page to read: its SELECT (attributes, geometry, minX, minY, maxX, maxY), its size.
     struct Page {
-        var sql: SQL
+        var sql: StoreSQL
         var limit: Int
         var withGeometry: Bool
     }
@@ -191,24 +195,23 @@ struct QueryPlan {
         case page(Page)
     }
 
-    func run(_ db: Database, view: VersionView, anchors: PageAnchors? = nil) throws -> QueryResponse {
+    func run(_ db: any StoreConnection, view: VersionView, anchors: PageAnchors? = nil) throws -> QueryResponse {
         let page: Page
         switch try prepare(db, view: view, anchors: anchors) {
         case .answer(let answer): return answer
         case .page(let p): page = p
         }
-        // Rows are read in place from the statement, each column as a `DatabaseValue` (no generic decoding of
-        // optionals per column, no copy of the whole row).
-        let rows = try Row.fetchCursor(db, SQLRequest<Row>(literal: page.sql, cached: true))
+        // Rows are read in place from the statement (no copy of the whole row).
         var exceeded = false
         var features: [Feature] = []
         features.reserveCapacity(min(page.limit, 1024))
-        while let row = try rows.next() {
+        try db.forEach(page.sql) { row in
             guard features.count < page.limit else {
                 exceeded = true
-                break
+                return false
             }
             features.append(try decodedFeature(row, withGeometry: page.withGeometry))
+            return true
         }
         return .features(FeatureSet(
             objectIdFieldName: layer.objectIdField, globalIdFieldName: layer.globalIdField,
@@ -216,14 +219,13 @@ struct QueryPlan {
             fields: fieldDescriptions(outFields), features: features, exceededTransferLimit: exceeded ? true : nil))
     }
 
-    /// A row of a page decoded into a feature (the attributes parsed).
-    private func decodedFeature(_ row: Row, withGeometry: Bool) throws -> Feature {
-        let attributes: DatabaseValue = row[0]
-        guard let attributesText = String.fromDatabaseValue(attributes) else {
+    /// A row of a page (attributes, geometry, xmin, ymin, xmax, ymax) decoded into a feature (the attributes parsed).
+    private func decodedFeature(_ row: any StoreCursor, withGeometry: Bool) throws -> Feature {
+        guard let attributesText = row.string(0) ?? String(storeValue: row.value(0)) else {
             throw ServiceError.internal("A stored feature has no attributes.")
         }
-        return try feature(attributes: attributesText, geometry: Self.text(row[1]), withGeometry: withGeometry,
-                           envelope: (Self.real(row[2]), Self.real(row[3]), Self.real(row[4]), Self.real(row[5])))
+        return try feature(attributes: attributesText, geometry: row.string(1), withGeometry: withGeometry,
+                           envelope: (row.double(2), row.double(3), row.double(4), row.double(5)))
     }
 
     /// The answer of `runText`: the feature set's bytes, or any other answer to encode.
@@ -236,7 +238,7 @@ struct QueryPlan {
     /// the layer's cache (`AnswerHeads`), each row's stored attribute text copied as it is when
     /// `StoredAttributesWriter` allows it (else decoded and written by `FeatureSetText`), the point taken from
     /// the envelope columns when the stored text is exactly theirs. The same bytes as encoding `run`'s answer.
-    func runText(_ db: Database, view: VersionView, anchors: PageAnchors? = nil) throws -> TextAnswer {
+    func runText(_ db: any StoreConnection, view: VersionView, anchors: PageAnchors? = nil) throws -> TextAnswer {
         let page: Page
         switch try prepare(db, view: view, anchors: anchors) {
         case .answer(let answer): return .response(answer)
@@ -255,32 +257,35 @@ struct QueryPlan {
         out.reserveCapacity(entry.head.count + 64 + min(page.limit, 128) * max(layer.answerHeads.featureSize, 64))
         out.append(contentsOf: entry.head)
 
-        let statement = try SQLRequest<Row>(literal: page.sql, cached: true).makePreparedRequest(db).statement
-        let raw = statement.sqliteStatement
-        let rows = try Row.fetchCursor(statement)
         var exceeded = false
         var count = 0
         var keys = FeatureSetText.AttributeKeys()
         var scratch = StoredAttributesWriter.Scratch()
-        while let row = try rows.next() {
+        try db.forEach(page.sql) { row in
             guard count < page.limit else {
                 exceeded = true
-                break
+                return false
             }
             if count > 0 { out.append(UInt8(ascii: ",")) }
             count += 1
             let mark = out.count
-            // The attributes text in place in SQLite's row (no String), when it is text.
-            if let writer = entry.writer, let stored = Self.textBytes(raw, 0) {
-                JSON.appendASCII("{\"attributes\":", to: &out)
-                if writer.encode(bytes: stored, into: &out, scratch: &scratch) {
-                    FeatureSetText.appendGeometry(try shape(raw, row, withGeometry: page.withGeometry, scratch: &scratch), to: &out)
+            // The attributes text in place in the store's row (no String), when it is text.
+            if let writer = entry.writer {
+                let copied = try row.withTextBytes(0) { stored -> Bool in
+                    guard let stored, stored.count > 0 else { return false }
+                    JSON.appendASCII("{\"attributes\":", to: &out)
+                    guard writer.encode(bytes: stored, into: &out, scratch: &scratch) else { return false }
+                    return true
+                }
+                if copied {
+                    FeatureSetText.appendGeometry(try shape(row, withGeometry: page.withGeometry, scratch: &scratch), to: &out)
                     out.append(UInt8(ascii: "}"))
-                    continue
+                    return true
                 }
                 out.removeSubrange(mark...)
             }
             FeatureSetText.appendFeature(try decodedFeature(row, withGeometry: page.withGeometry), keys: &keys, to: &out)
+            return true
         }
         FeatureSetText.appendTail(exceededTransferLimit: exceeded ? true : nil, to: &out)
         if count > 0 { layer.answerHeads.featureSize = (out.count - entry.head.count) / count + 1 }
@@ -288,81 +293,65 @@ struct QueryPlan {
     }
 
     /// The geometry of the statement's current row (columns 1 to 5), as `decodedFeature` reads it.
-    private func shape(_ raw: SQLiteStatement, _ row: Row, withGeometry: Bool, scratch: inout StoredAttributesWriter.Scratch) throws -> Geometry? {
+    private func shape(_ row: any StoreCursor, withGeometry: Bool, scratch: inout StoredAttributesWriter.Scratch) throws -> Geometry? {
         guard withGeometry else { return nil }
-        let envelope = (Self.real(raw, row, 2), Self.real(raw, row, 3), Self.real(raw, row, 4), Self.real(raw, row, 5))
+        let envelope = (row.double(2), row.double(3), row.double(4), row.double(5))
         // A point whose stored text is exactly its envelope's, compared in place; anything else as `decodedFeature`.
-        if let text = Self.textBytes(raw, 1),
-           let point = RowStore.storedPoint(bytes: text, xmin: envelope.0, ymin: envelope.1, xmax: envelope.2, ymax: envelope.3,
-                                            scratch: &scratch.number) {
-            return Projection.project(.point(point), from: .wgs84, to: outSystem)
+        let point = row.withTextBytes(1) { text -> Point? in
+            guard let text, text.count > 0 else { return nil }
+            return RowStore.storedPoint(bytes: text, xmin: envelope.0, ymin: envelope.1, xmax: envelope.2, ymax: envelope.3,
+                                        scratch: &scratch.number)
         }
-        return try shape(geometry: Self.text(row[1]), withGeometry: withGeometry, envelope: envelope)
-    }
-
-    /// The bytes of a TEXT column of the statement's current row, in place in SQLite's page (valid until the next
-    /// step). `sqlite3_column_blob` rather than `_text`: the text as it is, without SQLite copying it to add a NUL
-    /// terminator. Nil for other types.
-    @inline(__always)
-    private static func textBytes(_ raw: SQLiteStatement, _ column: Int32) -> UnsafeBufferPointer<UInt8>? {
-        guard sqlite3_column_type(raw, column) == SQLITE_TEXT else { return nil }
-        let count = Int(sqlite3_column_bytes(raw, column))
-        guard count > 0, let start = sqlite3_column_blob(raw, column) else { return nil }
-        return UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: count)
-    }
-
-    /// `real(row[column])` read straight from the statement for the usual types (no `DatabaseValue`).
-    @inline(__always)
-    private static func real(_ raw: SQLiteStatement, _ row: Row, _ column: Int32) -> Double? {
-        switch sqlite3_column_type(raw, column) {
-        case SQLITE_FLOAT: return sqlite3_column_double(raw, column)
-        case SQLITE_INTEGER: return Double(sqlite3_column_int64(raw, column))
-        case SQLITE_NULL: return nil
-        default: return real(row[Int(column)])
-        }
+        if let point { return Projection.project(.point(point), from: .wgs84, to: outSystem) }
+        return try shape(geometry: row.string(1), withGeometry: withGeometry, envelope: envelope)
     }
 
     /// Everything before reading a page's rows.
-    private func prepare(_ db: Database, view: VersionView, anchors: PageAnchors?) throws -> Prepared {
+    private func prepare(_ db: any StoreConnection, view: VersionView, anchors: PageAnchors?) throws -> Prepared {
+        let compiler = compiler(db.dialect)
         let unchanged = try defaultUnchanged(db, view: view)
-        var terms = filters()
+        var terms = filters(compiler)
         if let g = queryGeometry, parameters.spatialRelation != .envelopeIntersects {
             // Exact predicate in Swift over the envelope candidates, then the ids bound back into the SQL.
             let candidates = QueryCompiler.visibleRows(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged)
             var matches: [Int64] = []
-            let rows = try Row.fetchCursor(db, SQLRequest<Row>(literal: "SELECT r.objectId, r.geometry \(candidates)\(terms)"))
-            while let row = try rows.next() {
-                guard let text: String = row[1], let geometry = try RowStore.decodeGeometry(text) else { continue }
-                if Spatial.holds(parameters.spatialRelation, feature: geometry, query: g) { matches.append(row[0]) }
+            try db.forEach("SELECT r.objectId, r.geometry \(candidates)\(terms)") { row in
+                guard let text = row.string(1), let geometry = try RowStore.decodeGeometry(text) else { return true }
+                if Spatial.holds(parameters.spatialRelation, feature: geometry, query: g), let id = row.int64(0) { matches.append(id) }
+                return true
             }
             guard matches.count <= 30_000 else {
                 throw ServiceError.invalidQuery("The spatial filter matches \(matches.count) features; narrow it (or use envelope-intersects) to at most 30000.")
             }
-            terms.append(literal: matches.isEmpty ? " AND 0" : " AND r.objectId IN \(matches)")
+            terms.append(literal: matches.isEmpty ? " AND 1 = 0" : " AND r.objectId IN \(matches)")
         }
-        let source: SQL = "\(QueryCompiler.visibleRows(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged))\(terms)"
+        let source: StoreSQL = "\(QueryCompiler.visibleRows(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged))\(terms)"
+        let order = compiler.orderBy(orderTerms)
 
         // DEFAULT with no filter at all: the head index alone answers counts and chooses pages.
         let unfiltered = view.branch == 0 && hasNoFilter
-        let headOnly: SQL = "FROM head h WHERE h.layerKey = \(layer.key) AND h.branch = 0 AND h.isDelete = 0"
+        let headOnly: StoreSQL = "FROM head h WHERE h.layerKey = \(layer.key) AND h.branch = 0 AND h.isDelete = 0"
 
-        if let stats = parameters.outStatistics, !stats.isEmpty { return .answer(try statistics(db, source: source, stats: stats)) }
+        if let stats = parameters.outStatistics, !stats.isEmpty {
+            return .answer(try statistics(db, compiler: compiler, source: source, stats: stats))
+        }
         if parameters.returnCountOnly && !parameters.returnExtentOnly {
-            let sql: SQL = unfiltered ? "SELECT count(*) \(headOnly)" : "SELECT count(*) \(source)"
-            return .answer(.count(CountResult(count: try Int.fetchOne(db, SQLRequest<Int>(literal: sql)) ?? 0)))
+            let sql: StoreSQL = unfiltered ? "SELECT count(*) \(headOnly)" : "SELECT count(*) \(source)"
+            return .answer(.count(CountResult(count: try db.fetchValue(sql, as: Int.self) ?? 0)))
         }
         if parameters.returnExtentOnly {
-            let row = try Row.fetchOne(db, SQLRequest<Row>(literal: "SELECT min(r.xmin), min(r.ymin), max(r.xmax), max(r.ymax), count(*) \(source)"))
+            let row = try db.fetchOne("SELECT min(r.minX), min(r.minY), max(r.maxX), max(r.maxY), count(*) \(source)")
             var extent = ExtentResult.ExtentJSON(xmin: nil, ymin: nil, xmax: nil, ymax: nil, spatialReference: outReference)
-            if let row, let xmin: Double = row[0], let ymin: Double = row[1], let xmax: Double = row[2], let ymax: Double = row[3] {
+            if let row, let xmin = row.get(0, as: Double.self), let ymin = row.get(1, as: Double.self),
+               let xmax = row.get(2, as: Double.self), let ymax = row.get(3, as: Double.self) {
                 if case .envelope(let e) = Projection.project(.envelope(Envelope(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)), from: .wgs84, to: outSystem) {
                     extent = ExtentResult.ExtentJSON(xmin: e.xmin, ymin: e.ymin, xmax: e.xmax, ymax: e.ymax, spatialReference: outReference)
                 }
             }
-            return .answer(.extent(ExtentResult(extent: extent, count: row?[4] ?? 0)))
+            return .answer(.extent(ExtentResult(extent: extent, count: row?.get(4, as: Int.self) ?? 0)))
         }
         if parameters.returnIdsOnly {
-            let ids = try Int64.fetchAll(db, SQLRequest<Int64>(literal: "SELECT r.objectId \(source) ORDER BY \(order)"))
+            let ids = try db.fetchValues("SELECT r.objectId \(source) ORDER BY \(order)", as: Int64.self)
             return .answer(.ids(ObjectIdSet(objectIdFieldName: layer.objectIdField, objectIds: ids)))
         }
 
@@ -371,9 +360,9 @@ struct QueryPlan {
         let offset = max(0, parameters.resultOffset ?? 0)
         let withGeometry = parameters.returnGeometry && !layer.isTable
         // The envelope columns let a point be read without parsing its text (`RowStore.storedPoint`).
-        let select: SQL = withGeometry ? "SELECT r.attributes, r.geometry, r.xmin, r.ymin, r.xmax, r.ymax" : "SELECT r.attributes, NULL, NULL, NULL, NULL, NULL"
-        let defaultOrder = (parameters.orderByFields ?? "").trimmingCharacters(in: .whitespaces).isEmpty
-        let page: SQL
+        let select: StoreSQL = withGeometry ? "SELECT r.attributes, r.geometry, r.minX, r.minY, r.maxX, r.maxY" : "SELECT r.attributes, NULL, NULL, NULL, NULL, NULL"
+        let defaultOrder = orderTerms.isEmpty
+        let page: StoreSQL
         if unfiltered && defaultOrder {
             // Walk the head index in object id order, skip `offset` entries without touching the rows, then
             // fetch only the page's rows.
@@ -404,24 +393,10 @@ struct QueryPlan {
                 """
         } else {
             // In DEFAULT the head's primary key gives object id order without a sort.
-            let ordering: SQL = defaultOrder && view.branch == 0 ? "h.objectId" : order
+            let ordering: StoreSQL = defaultOrder && view.branch == 0 ? "h.objectId" : order
             page = "\(select) \(source) ORDER BY \(ordering) LIMIT \(limit + 1) OFFSET \(offset)"
         }
         return .page(Page(sql: page, limit: limit, withGeometry: withGeometry))
-    }
-
-    private static func text(_ value: DatabaseValue) -> String? {
-        if case .string(let s) = value.storage { return s }
-        return value.isNull ? nil : String.fromDatabaseValue(value)
-    }
-
-    private static func real(_ value: DatabaseValue) -> Double? {
-        switch value.storage {
-        case .double(let d): return d
-        case .int64(let i): return Double(i)
-        case .null: return nil
-        default: return Double.fromDatabaseValue(value)
-        }
     }
 
     func feature(attributes text: String, geometry: String?, withGeometry: Bool,
@@ -462,40 +437,46 @@ struct QueryPlan {
         names.compactMap { name in layer.fieldDescription(name) }
     }
 
-    private func statistics(_ db: Database, source: SQL, stats: [StatisticDefinition]) throws -> QueryResponse {
+    private func statistics(_ db: any StoreConnection, compiler: QueryCompiler, source: StoreSQL, stats: [StatisticDefinition]) throws -> QueryResponse {
         let groups = (parameters.groupByFieldsForStatistics ?? []).compactMap { layer.field($0)?.name }
-        var selections: [SQL] = groups.map { compiler.field($0) }
+        var selections: [StoreSQL] = groups.map { compiler.field($0) }
         var outNames: [String] = groups
         var outTypes: [String] = groups.map { layer.field($0)?.type.rawValue ?? "esriFieldTypeString" }
+        // Columns holding stored values as they are (group keys, min, max): SQLite answers a JSON number written
+        // as an integer as an INTEGER, which PostgreSQL's double precision does not tell apart.
+        var storedValues = Set(groups.indices)
         for stat in stats {
-            let argument: SQL = stat.onStatisticField == "*" ? "*" : compiler.field(stat.onStatisticField)
-            switch stat.statisticType {
-            case .count: selections.append("count(\(argument))")
-            case .min: selections.append("min(\(argument))")
-            case .max: selections.append("max(\(argument))")
-            case .sum: selections.append("total(\(argument))")
-            case .avg: selections.append("avg(\(argument))")
-            }
+            if stat.statisticType == .min || stat.statisticType == .max { storedValues.insert(selections.count) }
+            selections.append(compiler.statistic(stat.statisticType, of: stat.onStatisticField))
             outNames.append(stat.outStatisticFieldName ?? "\(stat.statisticType.rawValue)_\(stat.onStatisticField == "*" ? "all" : stat.onStatisticField)")
             outTypes.append(stat.statisticType == .count ? "esriFieldTypeInteger" : "esriFieldTypeDouble")
         }
-        var sql: SQL = "SELECT \(selections.joined(separator: ", ")) \(source)"
+        var sql: StoreSQL = "SELECT \(selections.joined(separator: ", ")) \(source)"
         if !groups.isEmpty {
-            let keys = groups.map { compiler.field($0) }.joined(separator: ", ")
-            sql.append(literal: " GROUP BY \(keys) ORDER BY \(keys)")
+            switch db.dialect {
+            case .sqlite:
+                let keys = groups.map { compiler.field($0) }.joined(separator: ", ")
+                sql.append(literal: " GROUP BY \(keys) ORDER BY \(keys)")
+            case .postgres:
+                // By position: the keys' SQL binds its member names, and PostgreSQL does not take two spellings
+                // with different parameters for the same expression. NULL first, as SQLite orders it.
+                let positions = groups.indices.map { "\($0 + 1)" }
+                sql.append(literal: "\(raw: " GROUP BY " + positions.joined(separator: ", ") + " ORDER BY " + positions.map { $0 + " NULLS FIRST" }.joined(separator: ", "))")
+            }
         }
-        let rows = try Row.fetchAll(db, SQLRequest<Row>(literal: sql))
+        let rows = try db.fetchAll(sql)
+        let exactIntegers = db.dialect == .postgres
         let features = rows.map { row -> Feature in
             var attributes = Attributes()
             for (index, name) in outNames.enumerated() {
                 let value: AttributeValue
-                switch row[index] as DatabaseValue {
-                case let v where v.isNull: value = .null
-                case let v:
-                    if let i = Int64.fromDatabaseValue(v), case .int64 = v.storage { value = .int(i) }
-                    else if let d = Double.fromDatabaseValue(v) { value = .double(d) }
-                    else if let s = String.fromDatabaseValue(v) { value = .string(s) }
-                    else { value = .null }
+                switch row[index] {
+                case .null: value = .null
+                case .integer(let i): value = .int(i)
+                case .real(let d):
+                    if exactIntegers, storedValues.contains(index), d.rounded() == d, abs(d) < 1e15 { value = .int(Int64(d)) } else { value = .double(d) }
+                case .text(let s): value = .string(s)
+                case .blob(let data): value = String(data: data, encoding: .utf8).map(AttributeValue.string) ?? .null
                 }
                 attributes[name] = value
             }
@@ -516,7 +497,7 @@ private struct PreparedQuery: Sendable {
     let versionName: String?
     let anchors: PageAnchors
 
-    func view(_ db: Database) throws -> VersionView {
+    func view(_ db: any StoreConnection) throws -> VersionView {
         VersionView(try ServiceCore.resolveVersion(db, service: service, name: versionName, policy: policy))
     }
 }

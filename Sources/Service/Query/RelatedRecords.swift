@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import WebMap
 
 /// The parameters of `<layer>/queryRelatedRecords`.
@@ -79,7 +78,7 @@ extension ServiceCore {
             }
             let values = keys.map(\.1)
             var plan = relatedPlan
-            plan.internalFilter = values.isEmpty ? "0" : "\(plan.compiler.field(relatedKeyField.name)) IN \(values.map(\.databaseValue))"
+            plan.internalFilter = values.isEmpty ? "1 = 0" : plan.compiler(db.dialect).field(relatedKeyField.name, in: values)
             let set = try plan.run(db, view: view).featureSet
             let features = set?.features ?? []
             let groups = keys.map { id, key -> RelatedRecords.Group in
@@ -93,13 +92,22 @@ extension ServiceCore {
     }
 }
 
-extension AttributeValue {
-    var databaseValue: DatabaseValue {
+extension AttributeValue: StoreValueConvertible {
+    var storeValue: StoreValue {
         switch self {
         case .null: return .null
-        case .int(let i): return i.databaseValue
-        case .double(let d): return d.databaseValue
-        case .string(let s): return s.databaseValue
+        case .int(let i): return .integer(i)
+        case .double(let d): return .real(d)
+        case .string(let s): return .text(s)
+        }
+    }
+
+    init?(storeValue: StoreValue) {
+        switch storeValue {
+        case .integer(let i): self = .int(i)
+        case .real(let d): self = .double(d)
+        case .text(let s): self = .string(s)
+        case .null, .blob: return nil
         }
     }
 }

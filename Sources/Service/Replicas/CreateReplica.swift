@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension ServiceCore {
     /// `createReplica`: registers a replica of some layers of a service (in one version on a
@@ -40,7 +39,9 @@ extension ServiceCore {
         return try await database.write { db in
             let version = try Self.resolveVersion(db, service: service, name: request.gdbVersion, policy: policy)
             let view = VersionView(version)
-            guard let current = try ServiceRecord.fetchOne(db, key: service.name)?.lastMoment else { throw ServiceError.serviceNotFound(service.name) }
+            guard let current = try db.fetchValue("SELECT lastMoment FROM service WHERE name = \(service.name)", as: Int64.self) else {
+                throw ServiceError.serviceNotFound(service.name)
+            }
             var generation = current
             if let at = request.registerAtGeneration {
                 guard at >= 0, at <= current else {
@@ -72,9 +73,9 @@ extension ServiceCore {
                 versionGuid: version.guid, definition: definition.json.text, syncModel: request.syncModel.rawValue,
                 syncDirection: direction.rawValue, returnAttachments: request.returnAttachments, serverGen: generation,
                 layerServerGens: layerGens.map { JSON.array($0.map(\.json)).text }, creationDate: Self.nowMillis(), lastSyncDate: nil)
-            try record.insert(db)
-            try ReplicaGenerationRecord(replicaId: id, generation: generation, ancestorMoment: view.ancestorMoment, baseMoment: view.baseMoment)
-                .insert(db, onConflict: .replace)
+            try db.insert(record)
+            try ReplicaStore.saveGeneration(db, ReplicaGenerationRecord(replicaId: id, generation: generation, ancestorMoment: view.ancestorMoment,
+                                                                        baseMoment: view.baseMoment))
             return ReplicaPackage(replicaName: record.name, replicaID: id, serverGen: generation, layerServerGens: layerGens,
                                   syncModel: request.syncModel, syncDirection: direction,
                                   gdbVersion: service.isBranchVersioned ? version.qualifiedName : nil, layers: data)
@@ -88,7 +89,7 @@ extension ServiceCore {
         try policy.requireSignedIn()
         try await database.write { db in
             let record = try Self.replicaRecord(db, service: service, id: replicaID, policy: policy)
-            _ = try record.delete(db)
+            try ReplicaStore.delete(db, record)
         }
     }
 
@@ -99,7 +100,7 @@ extension ServiceCore {
         let policy = AccessPolicy(core: self, service: service, caller: caller)
         try policy.requireSignedIn()
         return try await database.read { db in
-            try ReplicaRecord.filter(ReplicaRecord.Columns.service == service.name).order(Column("creationDate"), ReplicaRecord.Columns.id).fetchAll(db)
+            try db.fetchRecords(ReplicaRecord.self, "SELECT * FROM replica WHERE service = \(service.name) ORDER BY creationDate, id")
                 .filter { Self.mayUse($0, policy: policy) }
                 .map { try Self.info($0, db: db, service: service) }
         }
@@ -124,16 +125,16 @@ extension ServiceCore {
 
     /// The replica `id` of `service`, when the caller may use it; otherwise "Replica not found." (so that
     /// others' replicas do not leak).
-    static func replicaRecord(_ db: Database, service: ServiceModel, id: String, policy: AccessPolicy) throws -> ReplicaRecord {
-        guard let key = GUIDText.normalize(id), let record = try ReplicaRecord.fetchOne(db, key: key),
+    static func replicaRecord(_ db: any StoreConnection, service: ServiceModel, id: String, policy: AccessPolicy) throws -> ReplicaRecord {
+        guard let key = GUIDText.normalize(id), let record = try db.fetchRecord(ReplicaRecord.self, "SELECT * FROM replica WHERE id = \(key)"),
               record.service.caseInsensitiveCompare(service.name) == .orderedSame, mayUse(record, policy: policy) else {
             throw ServiceError.replicaNotFound(id)
         }
         return record
     }
 
-    static func info(_ record: ReplicaRecord, db: Database, service: ServiceModel) throws -> ReplicaInfo {
-        let version = try VersionRecord.filter(VersionRecord.Columns.guid == record.versionGuid).fetchOne(db)
+    static func info(_ record: ReplicaRecord, db: any StoreConnection, service: ServiceModel) throws -> ReplicaInfo {
+        let version = try db.fetchRecord(VersionRecord.self, "SELECT * FROM version WHERE guid = \(record.versionGuid)")
         let definition = try record.decodedDefinition()
         var info = ReplicaInfo(replicaName: record.name, replicaID: record.id, replicaOwner: record.owner,
                            layers: definition.layers.map(\.id), serverGen: record.serverGen,

@@ -1,18 +1,17 @@
 import Foundation
-import GRDB
 
 /// The service's changes of one layer since a replica's generation, as a download: found before the
 /// sync's upload writes (so the upload's own edits are not among them), answered after it with each
 /// feature's current state. A feature the replica holds now but did not at the generation is an add, one
 /// it held both times an update, one it held then but no longer (deleted, or out of its filter) a delete.
 struct ReplicaDownload {
-    let db: Database
+    let db: any StoreConnection
     let filter: ReplicaLayerFilter
     let view: VersionView
     let changes: [ReplicaHistory.Change]
     let attachmentChanges: [(before: AttachmentRowRecord?, now: AttachmentRowRecord?)]
 
-    init(db: Database, filter: ReplicaLayerFilter, since generation: GenerationView, view: VersionView, attachments: Bool) throws {
+    init(db: any StoreConnection, filter: ReplicaLayerFilter, since generation: GenerationView, view: VersionView, attachments: Bool) throws {
         self.db = db
         self.filter = filter
         self.view = view

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import WebMap
 
 /// Which rows of one layer a replica holds: its `layerQueries` entry (all, useFilter with the where
@@ -48,14 +47,14 @@ struct ReplicaLayerFilter {
     }
 
     /// The live rows of the layer in `view` that the replica holds, in object id order.
-    func rows(_ db: Database, view: VersionView) throws -> [FeatureRowRecord] {
+    func rows(_ db: any StoreConnection, view: VersionView) throws -> [FeatureRowRecord] {
         guard query.queryOption != .none else { return [] }
         let source = QueryCompiler.visibleRows(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: false)
-        var sql: SQL = "SELECT r.* \(source)"
+        var sql: StoreSQL = "SELECT r.* \(source)"
         if let e = area?.envelope {
-            sql.append(literal: " AND r.xmax >= \(e.xmin) AND r.xmin <= \(e.xmax) AND r.ymax >= \(e.ymin) AND r.ymin <= \(e.ymax)")
+            sql.append(literal: " AND r.maxX >= \(e.xmin) AND r.minX <= \(e.xmax) AND r.maxY >= \(e.ymin) AND r.minY <= \(e.ymax)")
         }
         sql.append(literal: " ORDER BY r.objectId")
-        return try FeatureRowRecord.fetchAll(db, SQLRequest<FeatureRowRecord>(literal: sql)).filter { try holds($0) }
+        return try db.fetchRecords(FeatureRowRecord.self, sql).filter { try holds($0) }
     }
 }

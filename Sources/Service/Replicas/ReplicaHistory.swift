@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A replica's version as it read at one generation: the branch, and the version's ancestor and base
 /// moments then (DEFAULT: ancestor `Int64.max`, base 0).
@@ -25,14 +24,12 @@ struct GenerationView: Sendable {
 /// is a row with its moment (service.md, "Storage model").
 enum ReplicaHistory {
     /// The row an object read as at generation `g` (deletes included; nil when it did not exist then).
-    static func row(_ db: Database, layerKey: Int64, objectId: Int64, at g: GenerationView) throws -> FeatureRowRecord? {
+    static func row(_ db: any StoreConnection, layerKey: Int64, objectId: Int64, at g: GenerationView) throws -> FeatureRowRecord? {
         if g.branch != 0 {
-            let own = try FeatureRowRecord
-                .filter(FeatureRowRecord.Columns.layerKey == layerKey && FeatureRowRecord.Columns.branch == g.branch
-                        && FeatureRowRecord.Columns.objectId == objectId && FeatureRowRecord.Columns.moment <= g.generation
-                        && FeatureRowRecord.Columns.moment > g.baseMoment)
-                .order(FeatureRowRecord.Columns.moment.desc)
-                .fetchOne(db)
+            let own = try db.fetchRecord(FeatureRowRecord.self, """
+                SELECT * FROM featureRow WHERE layerKey = \(layerKey) AND branch = \(g.branch) AND objectId = \(objectId) \
+                AND moment <= \(g.generation) AND moment > \(g.baseMoment) ORDER BY moment DESC LIMIT 1
+                """)
             if let own { return own }
         }
         return try RowStore.defaultRow(db, layerKey: layerKey, objectId: objectId, atOrBefore: min(g.ancestorMoment, g.generation))
@@ -40,12 +37,14 @@ enum ReplicaHistory {
 
     /// Object ids whose rows were written after generation `g` where the version reads them (its branch,
     /// and DEFAULT from the older of `g` and the ancestor then): the candidates of `changes`.
-    static func candidates(_ db: Database, layerKey: Int64, since g: GenerationView) throws -> [Int64] {
-        var ids = try Int64.fetchSet(db, sql: "SELECT DISTINCT objectId FROM featureRow WHERE layerKey = ? AND branch = 0 AND moment > ?",
-                                     arguments: [layerKey, min(g.generation, g.ancestorMoment)])
+    static func candidates(_ db: any StoreConnection, layerKey: Int64, since g: GenerationView) throws -> [Int64] {
+        var ids = Set(try db.fetchValues("""
+            SELECT DISTINCT objectId FROM featureRow WHERE layerKey = \(layerKey) AND branch = 0 AND moment > \(min(g.generation, g.ancestorMoment))
+            """, as: Int64.self))
         if g.branch != 0 {
-            ids.formUnion(try Int64.fetchSet(db, sql: "SELECT DISTINCT objectId FROM featureRow WHERE layerKey = ? AND branch = ? AND moment > ?",
-                                             arguments: [layerKey, g.branch, g.generation]))
+            ids.formUnion(try db.fetchValues("""
+                SELECT DISTINCT objectId FROM featureRow WHERE layerKey = \(layerKey) AND branch = \(g.branch) AND moment > \(g.generation)
+                """, as: Int64.self))
         }
         return ids.sorted()
     }
@@ -58,7 +57,7 @@ enum ReplicaHistory {
     }
 
     /// The objects whose visible state in `view` differs from their state at generation `g`.
-    static func changes(_ db: Database, layerKey: Int64, since g: GenerationView, view: VersionView) throws -> [Change] {
+    static func changes(_ db: any StoreConnection, layerKey: Int64, since g: GenerationView, view: VersionView) throws -> [Change] {
         try candidates(db, layerKey: layerKey, since: g).compactMap { objectId in
             let before = try row(db, layerKey: layerKey, objectId: objectId, at: g)
             let now = try RowStore.visibleRow(db, layerKey: layerKey, objectId: objectId, view: view)
@@ -78,17 +77,17 @@ enum ReplicaHistory {
 
     /// The attachments (by attachment id) whose live state in `view` differs from their state at `g`:
     /// (before, now), each nil when the attachment was absent or deleted.
-    static func attachmentChanges(_ db: Database, layerKey: Int64, since g: GenerationView,
+    static func attachmentChanges(_ db: any StoreConnection, layerKey: Int64, since g: GenerationView,
                                   view: VersionView) throws -> [(before: AttachmentRowRecord?, now: AttachmentRowRecord?)] {
-        let ids = try Int64.fetchSet(db, sql: """
-            SELECT DISTINCT attachmentId FROM attachmentRow WHERE layerKey = ? AND ((branch = 0 AND moment > ?) OR (branch = ? AND moment > ?))
-            """, arguments: [layerKey, min(g.generation, g.ancestorMoment), g.branch, g.generation])
+        let ids = Set(try db.fetchValues("""
+            SELECT DISTINCT attachmentId FROM attachmentRow WHERE layerKey = \(layerKey) \
+            AND ((branch = 0 AND moment > \(min(g.generation, g.ancestorMoment))) OR (branch = \(g.branch) AND moment > \(g.generation)))
+            """, as: Int64.self))
         var result: [(before: AttachmentRowRecord?, now: AttachmentRowRecord?)] = []
         for id in ids.sorted() {
-            let rows = try AttachmentRowRecord
-                .filter(AttachmentRowRecord.Columns.layerKey == layerKey && AttachmentRowRecord.Columns.attachmentId == id)
-                .order(AttachmentRowRecord.Columns.moment)
-                .fetchAll(db)
+            let rows = try db.fetchRecords(AttachmentRowRecord.self, """
+                SELECT * FROM attachmentRow WHERE layerKey = \(layerKey) AND attachmentId = \(id) ORDER BY moment, id
+                """)
             let thenView = VersionView(branch: g.branch, ancestorMoment: min(g.ancestorMoment, g.generation), baseMoment: g.baseMoment)
             let before = AttachmentStore.resolve(rows.filter { $0.moment <= g.generation }, view: thenView).first
             let now = AttachmentStore.resolve(rows, view: view).first
@@ -105,7 +104,7 @@ enum ReplicaHistory {
     /// A stored row as replica data: every field (object id and global id included) in field order, the
     /// geometry in the layer's spatial reference, and the moment it was made (`ReplicaStore.editMoment`).
     /// `moments` (`ReplicaStore.editMoments`, read once for many rows) spares a query per row.
-    static func feature(_ db: Database, _ row: FeatureRowRecord, layer: LayerModel,
+    static func feature(_ db: any StoreConnection, _ row: FeatureRowRecord, layer: LayerModel,
                         moments: [ReplicaStore.EditMomentKey: Int64]? = nil) throws -> ReplicaFeature {
         let stored = try RowStore.decodeAttributes(row.attributes)
         var attributes = Attributes()
@@ -122,8 +121,8 @@ enum ReplicaHistory {
     }
 
     /// A stored attachment row with its bytes.
-    static func attachment(_ db: Database, _ row: AttachmentRowRecord) throws -> ReplicaAttachment {
-        let data = try AttachmentDataRecord.fetchOne(db, key: row.dataId)?.bytes ?? Data()
+    static func attachment(_ db: any StoreConnection, _ row: AttachmentRowRecord) throws -> ReplicaAttachment {
+        let data = try db.fetchValue("SELECT bytes FROM attachmentData WHERE id = \(row.dataId)", as: Data.self) ?? Data()
         return ReplicaAttachment(globalId: row.globalId, parentGlobalId: row.parentGlobalId, name: row.name, contentType: row.contentType,
                                  data: data, editMoment: row.moment)
     }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Where registered replicas are kept (schema migration "v2: replicas"):
 /// - `replica`: one row per registered replica: owner, version, what it takes of each layer
@@ -7,57 +6,56 @@ import GRDB
 /// - `replicaGeneration`: for every generation a replica was given, the version's view at that moment
 ///   (ancestor and base moments), so that "the state at generation G" is read exactly even after a
 ///   reconcile or post moved the version since.
+/// - `replicaEditMoment`: the client's edit moment of a state a replica uploaded.
+/// The tables of SQLite are made in `ReplicaSchema.swift`.
 enum ReplicaStore {
-    static func createTables(_ db: Database) throws {
-        try db.create(table: "replica") { t in
-            t.primaryKey("id", .text)
-            t.column("service", .text).notNull().indexed().references("service", onDelete: .cascade)
-            t.column("name", .text).notNull()
-            t.column("owner", .text).notNull()
-            t.column("versionGuid", .text).notNull()
-            t.column("definition", .text).notNull()
-            t.column("syncModel", .text).notNull()
-            t.column("syncDirection", .text).notNull()
-            t.column("returnAttachments", .boolean).notNull()
-            t.column("serverGen", .integer).notNull()
-            t.column("layerServerGens", .text)
-            t.column("creationDate", .integer).notNull()
-            t.column("lastSyncDate", .integer)
-        }
-        try db.create(table: "replicaGeneration") { t in
-            t.column("replicaId", .text).notNull().references("replica", onDelete: .cascade)
-            t.column("generation", .integer).notNull()
-            t.column("ancestorMoment", .integer).notNull()
-            t.column("baseMoment", .integer).notNull()
-            t.primaryKey(["replicaId", "generation"])
-        }
-        // The client's edit moment of a state a replica uploaded, when it differs from the moment the row
-        // was written: "last in wins" compares edit moments, whichever sync order brought them.
-        try db.create(table: "replicaEditMoment", options: [.withoutRowID]) { t in
-            t.column("layerKey", .integer).notNull()
-            t.column("branch", .integer).notNull()
-            t.column("objectId", .integer).notNull()
-            t.column("rowMoment", .integer).notNull()
-            t.column("editMoment", .integer).notNull()
-            t.primaryKey(["layerKey", "branch", "objectId", "rowMoment"])
-        }
-    }
-
     /// Records that the state of `objectId` written at `rowMoment` was made by its editor at `editMoment`.
-    static func recordEditMoment(_ db: Database, layerKey: Int64, branch: Int64, objectId: Int64, rowMoment: Int64, editMoment: Int64) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO replicaEditMoment (layerKey, branch, objectId, rowMoment, editMoment) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [layerKey, branch, objectId, rowMoment, editMoment])
+    static func recordEditMoment(_ db: any StoreConnection, layerKey: Int64, branch: Int64, objectId: Int64, rowMoment: Int64, editMoment: Int64) throws {
+        try db.execute("""
+            INSERT INTO replicaEditMoment (layerKey, branch, objectId, rowMoment, editMoment) \
+            VALUES (\(layerKey), \(branch), \(objectId), \(rowMoment), \(editMoment)) \
+            ON CONFLICT (layerKey, branch, objectId, rowMoment) DO UPDATE SET editMoment = excluded.editMoment
+            """)
     }
 
     /// Every recorded client edit moment of a layer (all branches), read once, for answering many rows (a
     /// replica's data) without a query per row.
-    static func editMoments(_ db: Database, layerKey: Int64) throws -> [EditMomentKey: Int64] {
+    static func editMoments(_ db: any StoreConnection, layerKey: Int64) throws -> [EditMomentKey: Int64] {
         var moments: [EditMomentKey: Int64] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT branch, objectId, rowMoment, editMoment FROM replicaEditMoment WHERE layerKey = ?",
-                                    arguments: [layerKey]) {
-            moments[EditMomentKey(branch: row["branch"], objectId: row["objectId"], rowMoment: row["rowMoment"])] = row["editMoment"]
+        try db.forEach("SELECT branch, objectId, rowMoment, editMoment FROM replicaEditMoment WHERE layerKey = \(layerKey)") { row in
+            if let branch = row.int64(0), let objectId = row.int64(1), let rowMoment = row.int64(2) {
+                moments[EditMomentKey(branch: branch, objectId: objectId, rowMoment: rowMoment)] = row.int64(3)
+            }
+            return true
         }
         return moments
+    }
+
+    /// Writes a replica's record over its stored one (by id).
+    static func update(_ db: any StoreConnection, _ record: ReplicaRecord) throws {
+        try db.execute("""
+            UPDATE replica SET service = \(record.service), name = \(record.name), owner = \(record.owner), \
+            versionGuid = \(record.versionGuid), definition = \(record.definition), syncModel = \(record.syncModel), \
+            syncDirection = \(record.syncDirection), returnAttachments = \(record.returnAttachments), serverGen = \(record.serverGen), \
+            layerServerGens = \(record.layerServerGens), creationDate = \(record.creationDate), lastSyncDate = \(record.lastSyncDate) \
+            WHERE id = \(record.id)
+            """)
+    }
+
+    /// Forgets a replica and its generations.
+    static func delete(_ db: any StoreConnection, _ record: ReplicaRecord) throws {
+        // The foreign key cascades too; said here so that no store depends on it.
+        try db.execute("DELETE FROM replicaGeneration WHERE replicaId = \(record.id)")
+        try db.execute("DELETE FROM replica WHERE id = \(record.id)")
+    }
+
+    /// Records the version's view at a generation of a replica (replacing one recorded at that generation).
+    static func saveGeneration(_ db: any StoreConnection, _ record: ReplicaGenerationRecord) throws {
+        try db.execute("""
+            INSERT INTO replicaGeneration (replicaId, generation, ancestorMoment, baseMoment) \
+            VALUES (\(record.replicaId), \(record.generation), \(record.ancestorMoment), \(record.baseMoment)) \
+            ON CONFLICT (replicaId, generation) DO UPDATE SET ancestorMoment = excluded.ancestorMoment, baseMoment = excluded.baseMoment
+            """)
     }
 
     struct EditMomentKey: Hashable {
@@ -67,17 +65,17 @@ enum ReplicaStore {
     }
 
     /// When the state in `row` was made: the uploading client's edit moment, else the moment it was written.
-    static func editMoment(_ db: Database, of row: FeatureRowRecord) throws -> Int64 {
-        // Prepared once per connection: a replica of 100,000 rows asks this for every row.
-        let statement = try db.cachedStatement(sql: "SELECT editMoment FROM replicaEditMoment WHERE layerKey = ? AND branch = ? AND objectId = ? AND rowMoment = ?")
-        return try Int64.fetchOne(statement,
-                           arguments: [row.layerKey, row.branch, row.objectId, row.moment]) ?? row.moment
+    static func editMoment(_ db: any StoreConnection, of row: FeatureRowRecord) throws -> Int64 {
+        // One SQL text (prepared once per connection by the store): a replica of 100,000 rows asks this for every row.
+        try db.fetchValue("""
+            SELECT editMoment FROM replicaEditMoment WHERE layerKey = \(row.layerKey) AND branch = \(row.branch) \
+            AND objectId = \(row.objectId) AND rowMoment = \(row.moment)
+            """, as: Int64.self) ?? row.moment
     }
 }
 
 /// A registered replica.
-struct ReplicaRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "replica"
+struct ReplicaRecord: Codable {
     var id: String
     var service: String
     var name: String
@@ -93,17 +91,10 @@ struct ReplicaRecord: Codable, FetchableRecord, PersistableRecord {
     var layerServerGens: String?
     var creationDate: Int64
     var lastSyncDate: Int64?
-
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let service = Column(CodingKeys.service)
-        static let owner = Column(CodingKeys.owner)
-    }
 }
 
 /// The view of a replica's version at one of its generations.
-struct ReplicaGenerationRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "replicaGeneration"
+struct ReplicaGenerationRecord: Codable {
     var replicaId: String
     var generation: Int64
     var ancestorMoment: Int64

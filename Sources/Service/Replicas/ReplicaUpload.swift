@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Writes a client's uploaded edits of one layer (by global id) through the edit writer, resolving
 /// conflicts "last in wins": an update or delete of a feature whose state in the replica's version
@@ -9,7 +8,7 @@ import GRDB
 /// state). A delete against an update: the later one wins (a client update later than the service's
 /// delete brings the feature back).
 struct ReplicaUpload {
-    let db: Database
+    let db: any StoreConnection
     let layer: LayerModel
     let generation: GenerationView
     let view: VersionView

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension ServiceCore {
     /// `synchronizeReplica`: uploads the client's edits (by global id, in one transaction, at one new
@@ -34,7 +33,7 @@ struct ReplicaRollback: Error {
 
 /// One synchronizeReplica inside its write transaction.
 struct ReplicaSync {
-    let db: Database
+    let db: any StoreConnection
     let service: ServiceModel
     let policy: AccessPolicy
     let request: SyncRequest
@@ -44,7 +43,7 @@ struct ReplicaSync {
     /// The replica's layers with their filters.
     let filters: [ReplicaLayerFilter]
 
-    init(db: Database, service: ServiceModel, policy: AccessPolicy, request: SyncRequest) throws {
+    init(db: any StoreConnection, service: ServiceModel, policy: AccessPolicy, request: SyncRequest) throws {
         self.db = db
         self.service = service
         self.policy = policy
@@ -85,10 +84,9 @@ struct ReplicaSync {
         guard gen >= 0, gen <= newest else {
             throw ServiceError.invalidParameter("The generation \(gen) is not one of this service (its newest is \(newest)).")
         }
-        let snapshot = try ReplicaGenerationRecord
-            .filter(Column("replicaId") == record.id && Column("generation") <= gen)
-            .order(Column("generation").desc)
-            .fetchOne(db)
+        let snapshot = try db.fetchRecord(ReplicaGenerationRecord.self, """
+            SELECT * FROM replicaGeneration WHERE replicaId = \(record.id) AND generation <= \(gen) ORDER BY generation DESC LIMIT 1
+            """)
         return GenerationView(generation: gen, branch: view.branch, ancestorMoment: snapshot?.ancestorMoment ?? view.ancestorMoment,
                               baseMoment: snapshot?.baseMoment ?? view.baseMoment)
     }
@@ -96,7 +94,9 @@ struct ReplicaSync {
     // MARK: Run
 
     mutating func run(sessions: SessionRegistry) throws -> SyncAnswer {
-        guard let newest = try ServiceRecord.fetchOne(db, key: service.name)?.lastMoment else { throw ServiceError.serviceNotFound(service.name) }
+        guard let newest = try db.fetchValue("SELECT lastMoment FROM service WHERE name = \(service.name)", as: Int64.self) else {
+            throw ServiceError.serviceNotFound(service.name)
+        }
         let edits = request.edits.filter { !$0.isEmpty }
         var layersById: [Int: ReplicaLayerFilter] = [:]
         for filter in filters { layersById[filter.layer.id] = filter }
@@ -132,7 +132,7 @@ struct ReplicaSync {
         var moment = newest
         if !edits.isEmpty {
             try policy.requireEdit(version)
-            try sessions.checkEdit(version: version, sessionID: nil)
+            try sessions.checkEdit(version: version, sessionID: nil, in: db)
             moment = try ServiceCore.nextMoment(db, service: service.name)
             var writer = EditWriter(db: db, service: service, version: version, moment: moment, policy: policy, options: options)
             for entry in edits {
@@ -172,11 +172,11 @@ struct ReplicaSync {
         }
         record.lastSyncDate = ServiceCore.nowMillis()
         if request.closeReplica {
-            _ = try record.delete(db)
+            try ReplicaStore.delete(db, record)
         } else {
-            try record.update(db)
-            try ReplicaGenerationRecord(replicaId: record.id, generation: newGeneration, ancestorMoment: view.ancestorMoment, baseMoment: view.baseMoment)
-                .insert(db, onConflict: .replace)
+            try ReplicaStore.update(db, record)
+            try ReplicaStore.saveGeneration(db, ReplicaGenerationRecord(replicaId: record.id, generation: newGeneration,
+                                                                        ancestorMoment: view.ancestorMoment, baseMoment: view.baseMoment))
         }
         return SyncAnswer(replicaName: record.name, replicaID: record.id, replicaServerGen: record.serverGen, layerServerGens: layerGens,
                           editResults: results, edits: edits, conflicts: conflicts)

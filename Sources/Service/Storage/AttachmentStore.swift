@@ -1,16 +1,15 @@
 import Foundation
-import GRDB
 
 /// Versioned attachment rows, resolved like feature rows (per attachment id: the version's newest row,
 /// else DEFAULT's newest at the ancestor moment).
 enum AttachmentStore {
     /// The live attachments of a feature in a view, by attachment id.
-    static func visible(_ db: Database, layerKey: Int64, parentObjectId: Int64, view: VersionView) throws -> [AttachmentRowRecord] {
-        let rows = try AttachmentRowRecord
-            .filter(AttachmentRowRecord.Columns.layerKey == layerKey && AttachmentRowRecord.Columns.parentObjectId == parentObjectId)
-            .filter(AttachmentRowRecord.Columns.branch == 0 || AttachmentRowRecord.Columns.branch == view.branch)
-            .order(AttachmentRowRecord.Columns.moment)
-            .fetchAll(db)
+    static func visible(_ db: any StoreConnection, layerKey: Int64, parentObjectId: Int64, view: VersionView) throws -> [AttachmentRowRecord] {
+        // Ordered by moment, then by id: of two states written at one moment, the later written wins.
+        let rows = try db.fetchRecords(AttachmentRowRecord.self, """
+            SELECT * FROM attachmentRow WHERE layerKey = \(layerKey) AND parentObjectId = \(parentObjectId) \
+            AND (branch = 0 OR branch = \(view.branch)) ORDER BY moment, id
+            """)
         return resolve(rows, view: view)
     }
 
@@ -29,54 +28,52 @@ enum AttachmentStore {
     }
 
     /// The live attachment with `attachmentId` in a view.
-    static func visible(_ db: Database, layerKey: Int64, attachmentId: Int64, view: VersionView) throws -> AttachmentRowRecord? {
-        let rows = try AttachmentRowRecord
-            .filter(AttachmentRowRecord.Columns.layerKey == layerKey && AttachmentRowRecord.Columns.attachmentId == attachmentId)
-            .order(AttachmentRowRecord.Columns.moment)
-            .fetchAll(db)
+    static func visible(_ db: any StoreConnection, layerKey: Int64, attachmentId: Int64, view: VersionView) throws -> AttachmentRowRecord? {
+        let rows = try db.fetchRecords(AttachmentRowRecord.self, """
+            SELECT * FROM attachmentRow WHERE layerKey = \(layerKey) AND attachmentId = \(attachmentId) ORDER BY moment, id
+            """)
         return resolve(rows, view: view).first
     }
 
-    static func visible(_ db: Database, layerKey: Int64, globalId: String, view: VersionView) throws -> AttachmentRowRecord? {
-        guard let any = try AttachmentRowRecord
-            .filter(AttachmentRowRecord.Columns.layerKey == layerKey && AttachmentRowRecord.Columns.globalId == globalId).fetchOne(db) else { return nil }
-        return try visible(db, layerKey: layerKey, attachmentId: any.attachmentId, view: view)
+    static func visible(_ db: any StoreConnection, layerKey: Int64, globalId: String, view: VersionView) throws -> AttachmentRowRecord? {
+        guard let attachmentId = try db.fetchValue("""
+            SELECT attachmentId FROM attachmentRow WHERE layerKey = \(layerKey) AND globalId = \(globalId) ORDER BY id LIMIT 1
+            """, as: Int64.self) else { return nil }
+        return try visible(db, layerKey: layerKey, attachmentId: attachmentId, view: view)
     }
 
     /// Writes a new attachment (new id) for a feature.
-    static func add(_ db: Database, layer: LayerModel, parent: FeatureRowRecord, upload: AttachmentUpload, branch: Int64, moment: Int64) throws -> AttachmentRowRecord {
-        guard var layerRecord = try LayerRecord.fetchOne(db, key: layer.key) else { throw ServiceError.internal("layer row missing") }
-        let attachmentId = layerRecord.nextAttachmentId
-        layerRecord.nextAttachmentId += 1
-        try layerRecord.update(db)
-        var data = AttachmentDataRecord(id: nil, bytes: upload.data)
-        try data.insert(db)
+    static func add(_ db: any StoreConnection, layer: LayerModel, parent: FeatureRowRecord, upload: AttachmentUpload, branch: Int64, moment: Int64) throws -> AttachmentRowRecord {
+        guard let attachmentId = try db.fetchValue("SELECT nextAttachmentId FROM layer WHERE key = \(layer.key)", as: Int64.self) else {
+            throw ServiceError.internal("layer row missing")
+        }
+        try db.execute("UPDATE layer SET nextAttachmentId = \(attachmentId + 1) WHERE key = \(layer.key)")
+        let dataId = try db.insert(AttachmentDataRecord(id: nil, bytes: upload.data), returning: "id")
         let globalId = upload.globalId.flatMap(GUIDText.normalize) ?? GUIDText.make()
         var row = AttachmentRowRecord(
             id: nil, layerKey: layer.key, attachmentId: attachmentId, globalId: globalId, parentObjectId: parent.objectId,
             parentGlobalId: parent.globalId, branch: branch, moment: moment, isDelete: false, name: upload.name,
-            contentType: upload.contentType, size: Int64(upload.data.count), keywords: upload.keywords, dataId: data.id!)
-        try row.insert(db)
+            contentType: upload.contentType, size: Int64(upload.data.count), keywords: upload.keywords, dataId: dataId)
+        row.id = try db.insert(row, returning: "id")
         return row
     }
 
     /// Writes a new state of an existing attachment (an update with new bytes, or a delete).
-    static func writeState(_ db: Database, of current: AttachmentRowRecord, upload: AttachmentUpload?, isDelete: Bool, branch: Int64, moment: Int64) throws -> AttachmentRowRecord {
+    static func writeState(_ db: any StoreConnection, of current: AttachmentRowRecord, upload: AttachmentUpload?, isDelete: Bool, branch: Int64, moment: Int64) throws -> AttachmentRowRecord {
         var row = current
         row.id = nil
         row.branch = branch
         row.moment = moment
         row.isDelete = isDelete
         if let upload {
-            var data = AttachmentDataRecord(id: nil, bytes: upload.data)
-            try data.insert(db)
-            row.dataId = data.id!
+            row.dataId = try db.insert(AttachmentDataRecord(id: nil, bytes: upload.data), returning: "id")
             row.name = upload.name
             row.contentType = upload.contentType
             row.size = Int64(upload.data.count)
             row.keywords = upload.keywords ?? row.keywords
         }
-        try row.insert(db, onConflict: .replace)
+        // A new row (its id assigned by the store): attachmentRow has no key the row could conflict on.
+        row.id = try db.insert(row, returning: "id")
         return row
     }
 }

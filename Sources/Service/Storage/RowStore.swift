@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Writing and resolving feature rows. Every write inserts a row and moves the head index; nothing is
 /// updated in place.
@@ -15,74 +14,101 @@ enum RowStore {
     }
 
     @discardableResult
-    static func write(_ db: Database, layerKey: Int64, branch: Int64, moment: Int64, row: NewRow) throws -> FeatureRowRecord {
+    static func write(_ db: any StoreConnection, layerKey: Int64, branch: Int64, moment: Int64, row: NewRow) throws -> FeatureRowRecord {
         let envelope = row.geometry?.envelope
         var record = FeatureRowRecord(
             id: nil, layerKey: layerKey, objectId: row.objectId, globalId: row.globalId, branch: branch, moment: moment,
             isDelete: row.isDelete, attributes: row.attributes.json.text, geometry: row.geometry?.json().text,
             xmin: envelope?.xmin, ymin: envelope?.ymin, xmax: envelope?.xmax, ymax: envelope?.ymax)
         // Two edits of one object in one request share the request's moment: the later replaces the
-        // earlier inside the same uncommitted transaction (no committed row is ever changed).
-        // Prepared once per connection and bound directly: the record methods encode every column through
-        // Codable and build their SQL on every call.
-        let insert = try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO featureRow (layerKey, objectId, globalId, branch, moment, isDelete, attributes, geometry, xmin, ymin, xmax, ymax) \
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        try insert.execute(arguments: [record.layerKey, record.objectId, record.globalId, record.branch, record.moment, record.isDelete,
-                                       record.attributes, record.geometry, record.xmin, record.ymin, record.xmax, record.ymax])
-        record.id = db.lastInsertedRowID
-        let head = try db.cachedStatement(sql: """
-            INSERT INTO head (layerKey, branch, objectId, moment, isDelete, rowId) VALUES (?, ?, ?, ?, ?, ?) \
-            ON CONFLICT (layerKey, branch, objectId) DO UPDATE SET moment = excluded.moment, isDelete = excluded.isDelete, rowId = excluded.rowId
-            """)
-        try head.execute(arguments: [layerKey, branch, row.objectId, moment, row.isDelete, record.id!])
+        // earlier inside the same uncommitted transaction (no committed row is ever changed). The replaced
+        // row keeps its id; RETURNING answers the id in both cases (the inserted row's or the updated one's).
+        // One constant SQL text: the store prepares it once per connection and binds the values. Stepped to
+        // the end (not `fetchValue`, which stops at the first row), so that the statement completes.
+        var id: Int64?
+        try db.forEach("""
+            INSERT INTO featureRow (layerKey, objectId, globalId, branch, moment, isDelete, attributes, geometry, minX, minY, maxX, maxY) \
+            VALUES (\(record.layerKey), \(record.objectId), \(record.globalId), \(record.branch), \(record.moment), \(record.isDelete), \
+            \(record.attributes), \(record.geometry), \(record.xmin), \(record.ymin), \(record.xmax), \(record.ymax)) \
+            ON CONFLICT (layerKey, branch, objectId, moment) DO UPDATE SET globalId = excluded.globalId, isDelete = excluded.isDelete, \
+            attributes = excluded.attributes, geometry = excluded.geometry, minX = excluded.minX, minY = excluded.minY, \
+            maxX = excluded.maxX, maxY = excluded.maxY \
+            RETURNING id
+            """) { cursor in
+            id = cursor.int64(0)
+            return true
+        }
+        guard let id else { throw ServiceError.internal("The store answered no id for a written feature row.") }
+        record.id = id
+        try upsertHead(db, layerKey: layerKey, branch: branch, objectId: row.objectId, moment: moment, isDelete: row.isDelete, rowId: id)
         return record
     }
 
+    /// Points the head of an object in a branch at `rowId`.
+    private static func upsertHead(_ db: any StoreConnection, layerKey: Int64, branch: Int64, objectId: Int64, moment: Int64,
+                                   isDelete: Bool, rowId: Int64) throws {
+        try db.execute("""
+            INSERT INTO head (layerKey, branch, objectId, moment, isDelete, rowId) \
+            VALUES (\(layerKey), \(branch), \(objectId), \(moment), \(isDelete), \(rowId)) \
+            ON CONFLICT (layerKey, branch, objectId) DO UPDATE SET moment = excluded.moment, isDelete = excluded.isDelete, rowId = excluded.rowId
+            """)
+    }
+
     /// Rebuilds the head entries of `objectIds` in `branch` from the rows (after rows were discarded).
-    static func rebuildHeads(_ db: Database, layerKey: Int64, branch: Int64, objectIds: Set<Int64>) throws {
+    static func rebuildHeads(_ db: any StoreConnection, layerKey: Int64, branch: Int64, objectIds: Set<Int64>) throws {
         for objectId in objectIds {
-            let newest = try FeatureRowRecord
-                .filter(FeatureRowRecord.Columns.layerKey == layerKey && FeatureRowRecord.Columns.branch == branch && FeatureRowRecord.Columns.objectId == objectId)
-                .order(FeatureRowRecord.Columns.moment.desc)
-                .fetchOne(db)
+            let newest = try db.fetchOne("""
+                SELECT id, moment, isDelete FROM featureRow WHERE layerKey = \(layerKey) AND branch = \(branch) AND objectId = \(objectId) \
+                ORDER BY moment DESC LIMIT 1
+                """)
             if let newest {
-                try HeadRecord(layerKey: layerKey, branch: branch, objectId: objectId, moment: newest.moment, isDelete: newest.isDelete, rowId: newest.id!).upsert(db)
+                try upsertHead(db, layerKey: layerKey, branch: branch, objectId: objectId, moment: try newest.require("moment"),
+                               isDelete: try newest.require("isDelete"), rowId: try newest.require("id"))
             } else {
-                try HeadRecord.filter(HeadRecord.Columns.layerKey == layerKey && HeadRecord.Columns.branch == branch && HeadRecord.Columns.objectId == objectId).deleteAll(db)
+                try db.execute("DELETE FROM head WHERE layerKey = \(layerKey) AND branch = \(branch) AND objectId = \(objectId)")
             }
         }
     }
 
     /// The newest DEFAULT row of an object at or before `moment` (nil when it did not exist then).
-    static func defaultRow(_ db: Database, layerKey: Int64, objectId: Int64, atOrBefore moment: Int64) throws -> FeatureRowRecord? {
-        try FeatureRowRecord
-            .filter(FeatureRowRecord.Columns.layerKey == layerKey && FeatureRowRecord.Columns.branch == 0
-                    && FeatureRowRecord.Columns.objectId == objectId && FeatureRowRecord.Columns.moment <= moment)
-            .order(FeatureRowRecord.Columns.moment.desc)
-            .fetchOne(db)
+    static func defaultRow(_ db: any StoreConnection, layerKey: Int64, objectId: Int64, atOrBefore moment: Int64) throws -> FeatureRowRecord? {
+        try db.fetchRecord(FeatureRowRecord.self, """
+            SELECT * FROM featureRow WHERE layerKey = \(layerKey) AND branch = 0 AND objectId = \(objectId) AND moment <= \(moment) \
+            ORDER BY moment DESC LIMIT 1
+            """)
+    }
+
+    /// The feature row with `id`.
+    static func row(_ db: any StoreConnection, id: Int64) throws -> FeatureRowRecord? {
+        try db.fetchRecord(FeatureRowRecord.self, "SELECT * FROM featureRow WHERE id = \(id)")
+    }
+
+    /// The head of an object in a branch: the moment and id of its newest row there.
+    private static func head(_ db: any StoreConnection, layerKey: Int64, branch: Int64, objectId: Int64) throws -> (moment: Int64, rowId: Int64)? {
+        guard let head = try db.fetchOne("""
+            SELECT moment, rowId FROM head WHERE layerKey = \(layerKey) AND branch = \(branch) AND objectId = \(objectId)
+            """) else { return nil }
+        return (try head.require("moment"), try head.require("rowId"))
     }
 
     /// The row an object reads as in a view (DEFAULT or a version), deletes included; nil when the
     /// object never existed there.
-    static func visibleRow(_ db: Database, layerKey: Int64, objectId: Int64, view: VersionView) throws -> FeatureRowRecord? {
+    static func visibleRow(_ db: any StoreConnection, layerKey: Int64, objectId: Int64, view: VersionView) throws -> FeatureRowRecord? {
         if view.branch != 0 {
-            if let head = try HeadRecord.fetchOne(db, key: ["layerKey": layerKey, "branch": view.branch, "objectId": objectId]),
-               head.moment > view.baseMoment {
-                return try FeatureRowRecord.fetchOne(db, key: head.rowId)
+            if let head = try head(db, layerKey: layerKey, branch: view.branch, objectId: objectId), head.moment > view.baseMoment {
+                return try row(db, id: head.rowId)
             }
             return try defaultRow(db, layerKey: layerKey, objectId: objectId, atOrBefore: view.ancestorMoment)
         }
-        guard let head = try HeadRecord.fetchOne(db, key: ["layerKey": layerKey, "branch": 0, "objectId": objectId]) else { return nil }
-        return try FeatureRowRecord.fetchOne(db, key: head.rowId)
+        guard let head = try head(db, layerKey: layerKey, branch: 0, objectId: objectId) else { return nil }
+        return try row(db, id: head.rowId)
     }
 
     /// The visible row of the object with `globalId` in a view.
-    static func visibleRow(_ db: Database, layerKey: Int64, globalId: String, view: VersionView) throws -> FeatureRowRecord? {
-        let ids = try Int64.fetchSet(db, FeatureRowRecord
-            .filter(FeatureRowRecord.Columns.layerKey == layerKey && FeatureRowRecord.Columns.globalId == globalId)
-            .select(FeatureRowRecord.Columns.objectId, as: Int64.self))
+    static func visibleRow(_ db: any StoreConnection, layerKey: Int64, globalId: String, view: VersionView) throws -> FeatureRowRecord? {
+        let ids = try db.fetchValues("""
+            SELECT DISTINCT objectId FROM featureRow WHERE layerKey = \(layerKey) AND globalId = \(globalId) ORDER BY objectId
+            """, as: Int64.self)
         for id in ids {
             if let row = try visibleRow(db, layerKey: layerKey, objectId: id, view: view) { return row }
         }

@@ -130,6 +130,13 @@ enum Schema {
 
         migrator.registerMigration("v2: replicas") { db in try ReplicaStore.createTables(db) }
 
+        // PostgreSQL reserves xmin and xmax (system columns of every table): one name for both stores.
+        migrator.registerMigration("v3: envelope columns minX, minY, maxX, maxY") { db in
+            for (old, new) in [("xmin", "minX"), ("ymin", "minY"), ("xmax", "maxX"), ("ymax", "maxY")] {
+                try db.execute(sql: "ALTER TABLE featureRow RENAME COLUMN \(old) TO \(new)")
+            }
+        }
+
         return migrator
     }
 }

@@ -9,7 +9,7 @@ extension ServiceCore {
         let minutes = max(1, min(expirationMinutes ?? configuration.defaultTokenMinutes, configuration.maximumTokenMinutes))
         if !directory.isEnabled {
             guard !username.isEmpty else { throw ServiceError.invalidParameter("username is required.") }
-            return directory.issue(for: username, lifetimeMinutes: minutes, now: Self.nowMillis())
+            return try await directory.issue(for: username, lifetimeMinutes: minutes, now: Self.nowMillis())
         }
         let directory = self.directory
         // bcrypt is deliberately slow: keep it off the cooperative pool's shared threads.
@@ -19,13 +19,13 @@ extension ServiceCore {
         guard let user else {
             throw ServiceError(code: 400, message: "Unable to generate token.", details: ["Invalid username or password."])
         }
-        return directory.issue(for: user.username, lifetimeMinutes: minutes, now: Self.nowMillis())
+        return try await directory.issue(for: user.username, lifetimeMinutes: minutes, now: Self.nowMillis())
     }
 
     /// The caller a request's token stands for: anonymous without a token; 498 for an unknown or expired one.
-    public func caller(token: String?) throws -> Caller {
+    public func caller(token: String?) async throws -> Caller {
         guard let token, !token.isEmpty else { return .anonymous }
-        guard let name = directory.validate(token: token, now: Self.nowMillis()) else { throw ServiceError.invalidToken }
+        guard let name = try await directory.validate(token: token, now: Self.nowMillis()) else { throw ServiceError.invalidToken }
         if !directory.isEnabled { return Caller(user: User(username: name, role: .admin)) }
         guard let user = directory.user(named: name) else { throw ServiceError.invalidToken }
         return Caller(user: user)
@@ -34,11 +34,11 @@ extension ServiceCore {
     /// Signs in and answers the caller directly (the runtime's in-process path).
     public func signIn(username: String, password: String) async throws -> Caller {
         let token = try await generateToken(username: username, password: password)
-        return try caller(token: token.token)
+        return try await caller(token: token.token)
     }
 
     /// Forgets a token (sign out).
-    public func revoke(token: String) { directory.revoke(token: token) }
+    public func revoke(token: String) async throws { try await directory.revoke(token: token) }
 }
 
 /// Who may do what (rules.md, "Access permissions"; service.md, "Auth and users"). Who may view and edit

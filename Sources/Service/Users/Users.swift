@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HummingbirdBcrypt
 
@@ -104,18 +105,23 @@ public struct IssuedToken: Sendable, Codable, Equatable {
     public var ssl: Bool
 }
 
-/// Users and their tokens (in memory: tokens do not survive a restart, as with a restarted server).
+/// Users and their tokens. Tokens live in memory (they do not survive a restart, as with a restarted server),
+/// or, on a store several servers share (PostgreSQL), in its `token` table: a token any server issued is
+/// valid on all of them, and signing out on one signs out on all. The table keeps a token's SHA-256, never
+/// the token itself.
 final class Directory: @unchecked Sendable {
     private let entries: [String: UsersFile.Entry]
     let isEnabled: Bool
     private let lock = NSLock()
     private var tokens: [String: (username: String, expires: Int64)] = [:]
+    private let shared: (any Store)?
 
-    init(file: UsersFile?) {
+    init(file: UsersFile?, shared: (any Store)? = nil) {
         isEnabled = file != nil
         var entries: [String: UsersFile.Entry] = [:]
         for entry in file?.users ?? [] { entries[entry.username.lowercased()] = entry }
         self.entries = entries
+        self.shared = shared
     }
 
     func user(named name: String) -> User? {
@@ -140,21 +146,35 @@ final class Directory: @unchecked Sendable {
         return user(named: entry.username)
     }
 
-    func issue(for username: String, lifetimeMinutes: Int, now: Int64) -> IssuedToken {
+    func issue(for username: String, lifetimeMinutes: Int, now: Int64) async throws -> IssuedToken {
         var bytes = [UInt8](repeating: 0, count: 32)
         var generator = SystemRandomNumberGenerator()
         for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255, using: &generator) }
         let token = bytes.map { String(format: "%02x", $0) }.joined()
         let expires = now + Int64(lifetimeMinutes) * 60_000
-        lock.lock()
-        tokens = tokens.filter { $0.value.expires > now }
-        tokens[token] = (username, expires)
-        lock.unlock()
+        if let shared {
+            let digest = Self.digest(token)
+            try await shared.write { db in
+                try db.execute("DELETE FROM token WHERE expires <= \(now)")
+                try db.execute("INSERT INTO token (digest, username, expires) VALUES (\(digest), \(username), \(expires))")
+            }
+        } else {
+            lock.lock()
+            tokens = tokens.filter { $0.value.expires > now }
+            tokens[token] = (username, expires)
+            lock.unlock()
+        }
         return IssuedToken(token: token, expires: expires, ssl: false)
     }
 
     /// The user of a valid token; nil for an unknown or expired one.
-    func validate(token: String, now: Int64) -> String? {
+    func validate(token: String, now: Int64) async throws -> String? {
+        if let shared {
+            let digest = Self.digest(token)
+            return try await shared.read { db in
+                try db.fetchValue("SELECT username FROM token WHERE digest = \(digest) AND expires > \(now)", as: String.self)
+            }
+        }
         lock.lock()
         defer { lock.unlock() }
         guard let entry = tokens[token] else { return nil }
@@ -165,9 +185,18 @@ final class Directory: @unchecked Sendable {
         return entry.username
     }
 
-    func revoke(token: String) {
+    func revoke(token: String) async throws {
+        if let shared {
+            let digest = Self.digest(token)
+            try await shared.write { db in _ = try db.execute("DELETE FROM token WHERE digest = \(digest)") }
+            return
+        }
         lock.lock()
         tokens[token] = nil
         lock.unlock()
+    }
+
+    static func digest(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 }

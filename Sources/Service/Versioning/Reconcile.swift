@@ -1,17 +1,22 @@
 import Foundation
-import GRDB
 
 /// Thrown inside a reconcile transaction to roll it back when it must abort on conflicts.
 private struct ReconcileAbort: Error { var moment: Int64 }
 
 extension ServiceCore {
     /// The version's own (not yet posted) newest rows of a layer, by object id.
-    static func pendingRows(_ db: Database, layerKey: Int64, version: VersionRecord) throws -> [Int64: FeatureRowRecord] {
-        let rows = try FeatureRowRecord.fetchAll(db, sql: """
+    static func pendingRows(_ db: any StoreConnection, layerKey: Int64, version: VersionRecord) throws -> [Int64: FeatureRowRecord] {
+        let rows = try db.fetchRecords(FeatureRowRecord.self, """
             SELECT r.* FROM head h JOIN featureRow r ON r.id = h.rowId
-            WHERE h.layerKey = ? AND h.branch = ? AND h.moment > ? ORDER BY h.objectId
-            """, arguments: [layerKey, version.branch, version.baseMoment])
+            WHERE h.layerKey = \(layerKey) AND h.branch = \(version.branch) AND h.moment > \(version.baseMoment) ORDER BY h.objectId
+            """)
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.objectId, $0) })
+    }
+
+    /// The objects of a layer written to DEFAULT after `moment`.
+    static func changedInDefault(_ db: any StoreConnection, layerKey: Int64, since moment: Int64) throws -> Set<Int64> {
+        Set(try db.fetchValues("SELECT DISTINCT objectId FROM featureRow WHERE layerKey = \(layerKey) AND branch = 0 AND moment > \(moment)",
+                               as: Int64.self))
     }
 
     /// Field names whose values differ between two states ("SHAPE" for the geometry).
@@ -39,19 +44,17 @@ extension ServiceCore {
         let record = try await database.read { db in try Self.resolveVersion(db, service: service, name: version, policy: policy) }
         guard !record.isDefault else { throw ServiceError.versionOperationFailed("Unable to reconcile.", "sde.DEFAULT cannot be reconciled with itself.") }
         try policy.requireEdit(record)
-        try requireSessionIfLocked(record, sessionId: sessionId)
+        try await requireSessionIfLocked(record, sessionId: sessionId)
         do {
             let (hasConflicts, moment) = try await database.write { db -> (Bool, Int64) in
                 let moment = try Self.nextMoment(db, service: service.name)
-                var version = try VersionRecord.fetchOne(db, key: record.id!) ?? record
-                try ConflictRecord.filter(ConflictRecord.Columns.versionId == version.id!).deleteAll(db)
+                var version = try Self.version(db, id: record.id!) ?? record
+                try db.execute("DELETE FROM conflict WHERE versionId = \(version.id!)")
                 var conflictCount = 0
                 for layer in service.layers {
                     let pending = try Self.pendingRows(db, layerKey: layer.key, version: version)
                     guard !pending.isEmpty else { continue }
-                    let changedInDefault = try Int64.fetchSet(db, sql: """
-                        SELECT DISTINCT objectId FROM featureRow WHERE layerKey = ? AND branch = 0 AND moment > ?
-                        """, arguments: [layer.key, version.ancestorMoment])
+                    let changedInDefault = try Self.changedInDefault(db, layerKey: layer.key, since: version.ancestorMoment)
                     for objectId in pending.keys.sorted() where changedInDefault.contains(objectId) {
                         let mine = pending[objectId]!
                         guard let theirs = try RowStore.visibleRow(db, layerKey: layer.key, objectId: objectId, view: .defaultVersion) else { continue }
@@ -82,9 +85,9 @@ extension ServiceCore {
                         }
                         if let kind {
                             conflictCount += 1
-                            var conflict = ConflictRecord(id: nil, versionId: version.id!, layerKey: layer.key, objectId: objectId, kind: kind.rawValue,
+                            let conflict = ConflictRecord(id: nil, versionId: version.id!, layerKey: layer.key, objectId: objectId, kind: kind.rawValue,
                                                           fields: JSON.array(fields.map(JSON.string)).text, inspected: false, ancestorMoment: version.ancestorMoment)
-                            try conflict.insert(db)
+                            try db.insert(conflict)
                         }
                     }
                 }
@@ -92,7 +95,7 @@ extension ServiceCore {
                 version.ancestorMoment = moment
                 version.reconcileDate = Self.nowMillis()
                 version.modifiedDate = version.reconcileDate!
-                try version.update(db)
+                try Self.updateVersion(db, version)
                 // withPost: post in the same transaction, so that no other post can slip in between.
                 if withPost { _ = try Self.postRows(db, service: service, versionId: version.id!) }
                 return (conflictCount > 0, moment)
@@ -108,12 +111,11 @@ extension ServiceCore {
     /// After an aborted reconcile, lists the conflicts it found so that `conflicts` can show them.
     private func recordConflictsOnly(service: ServiceModel, version: VersionRecord, detection: ConflictDetection) async throws {
         try await database.write { db in
-            try ConflictRecord.filter(ConflictRecord.Columns.versionId == version.id!).deleteAll(db)
+            try db.execute("DELETE FROM conflict WHERE versionId = \(version.id!)")
             for layer in service.layers {
                 let pending = try Self.pendingRows(db, layerKey: layer.key, version: version)
                 guard !pending.isEmpty else { continue }
-                let changedInDefault = try Int64.fetchSet(db, sql: "SELECT DISTINCT objectId FROM featureRow WHERE layerKey = ? AND branch = 0 AND moment > ?",
-                                                          arguments: [layer.key, version.ancestorMoment])
+                let changedInDefault = try Self.changedInDefault(db, layerKey: layer.key, since: version.ancestorMoment)
                 for objectId in pending.keys.sorted() where changedInDefault.contains(objectId) {
                     let mine = pending[objectId]!
                     guard let theirs = try RowStore.visibleRow(db, layerKey: layer.key, objectId: objectId, view: .defaultVersion) else { continue }
@@ -134,9 +136,9 @@ extension ServiceCore {
                         }
                     }
                     if let kind {
-                        var conflict = ConflictRecord(id: nil, versionId: version.id!, layerKey: layer.key, objectId: objectId, kind: kind.rawValue,
+                        let conflict = ConflictRecord(id: nil, versionId: version.id!, layerKey: layer.key, objectId: objectId, kind: kind.rawValue,
                                                       fields: JSON.array(fields.map(JSON.string)).text, inspected: false, ancestorMoment: version.ancestorMoment)
-                        try conflict.insert(db)
+                        try db.insert(conflict)
                     }
                 }
             }
@@ -153,7 +155,7 @@ extension ServiceCore {
         let record = try await database.read { db in try Self.resolveVersion(db, service: service, name: version, policy: policy) }
         guard !record.isDefault else { throw ServiceError.versionOperationFailed("Unable to post.", "sde.DEFAULT cannot be posted to itself.") }
         try policy.requireEdit(record)
-        try requireSessionIfLocked(record, sessionId: sessionId)
+        try await requireSessionIfLocked(record, sessionId: sessionId)
         let recordId = record.id!
         let moment = try await database.write { db in try Self.postRows(db, service: service, versionId: recordId) }
         return PostResponse(success: true, moment: moment)
@@ -161,10 +163,12 @@ extension ServiceCore {
 
     /// Writes a version's pending rows into DEFAULT at a new moment, inside the caller's transaction.
     /// Refused when DEFAULT has changed since the version's last reconcile.
-    static func postRows(_ db: Database, service: ServiceModel, versionId: Int64) throws -> Int64 {
-        guard var version = try VersionRecord.fetchOne(db, key: versionId),
-              let serviceRecord = try ServiceRecord.fetchOne(db, key: service.name) else { throw ServiceError.versionNotFound("\(versionId)") }
-        guard serviceRecord.defaultMoment <= version.ancestorMoment else {
+    static func postRows(_ db: any StoreConnection, service: ServiceModel, versionId: Int64) throws -> Int64 {
+        guard var version = try Self.version(db, id: versionId),
+              let defaultMoment = try db.fetchValue("SELECT defaultMoment FROM service WHERE name = \(service.name)", as: Int64.self) else {
+            throw ServiceError.versionNotFound("\(versionId)")
+        }
+        guard defaultMoment <= version.ancestorMoment else {
             throw ServiceError.versionOperationFailed("Unable to post: reconcile required.",
                 "sde.DEFAULT has changed since '\(version.qualifiedName)' was last reconciled; reconcile it, then post.", extendedCode: -2147217137)
         }
@@ -177,31 +181,32 @@ extension ServiceCore {
                                    row: .init(objectId: row.objectId, globalId: row.globalId, isDelete: row.isDelete,
                                               attributes: try RowStore.decodeAttributes(row.attributes), geometry: try RowStore.decodeGeometry(row.geometry)))
             }
-            let attachments = try AttachmentRowRecord
-                .filter(AttachmentRowRecord.Columns.layerKey == layer.key && AttachmentRowRecord.Columns.branch == version.branch
-                        && AttachmentRowRecord.Columns.moment > version.baseMoment)
-                .order(AttachmentRowRecord.Columns.moment).fetchAll(db)
+            // By moment, then id: of two states written at one moment, the later written wins.
+            let attachments = try db.fetchRecords(AttachmentRowRecord.self, """
+                SELECT * FROM attachmentRow WHERE layerKey = \(layer.key) AND branch = \(version.branch) AND moment > \(version.baseMoment) \
+                ORDER BY moment, id
+                """)
             var newest: [Int64: AttachmentRowRecord] = [:]
             for row in attachments { newest[row.attachmentId] = row }
-            for var row in newest.values {
+            for var row in newest.values.sorted(by: { $0.attachmentId < $1.attachmentId }) {
                 row.id = nil
                 row.branch = 0
                 row.moment = moment
-                try row.insert(db)
+                try db.insert(row)
             }
             if !pending.isEmpty || !newest.isEmpty {
                 wroteDefault = true
-                try db.execute(sql: "UPDATE layer SET defaultMoment = ? WHERE key = ?", arguments: [moment, layer.key])
+                try db.execute("UPDATE layer SET defaultMoment = \(moment) WHERE key = \(layer.key)")
             }
         }
-        if wroteDefault { try db.execute(sql: "UPDATE service SET defaultMoment = ? WHERE name = ?", arguments: [moment, service.name]) }
+        if wroteDefault { try db.execute("UPDATE service SET defaultMoment = \(moment) WHERE name = \(service.name)") }
         let now = Self.nowMillis()
         version.ancestorMoment = moment
         version.baseMoment = moment
         version.postDate = now
         version.modifiedDate = now
-        try version.update(db)
-        try ConflictRecord.filter(ConflictRecord.Columns.versionId == version.id!).deleteAll(db)
+        try Self.updateVersion(db, version)
+        try db.execute("DELETE FROM conflict WHERE versionId = \(version.id!)")
         return moment
     }
 
@@ -258,7 +263,7 @@ extension ServiceCore {
         try policy.requireQuery()
         return try await database.read { db in
             let record = try Self.resolveVersion(db, service: service, name: version, policy: policy)
-            let stored = try ConflictRecord.filter(ConflictRecord.Columns.versionId == record.id!).order(ConflictRecord.Columns.objectId).fetchAll(db)
+            let stored = try db.fetchRecords(ConflictRecord.self, "SELECT * FROM conflict WHERE versionId = \(record.id!) ORDER BY objectId, id")
             var result: [LayerConflicts] = []
             for layer in service.layers {
                 let mine = stored.filter { $0.layerKey == layer.key }
@@ -297,14 +302,13 @@ extension ServiceCore {
         try await database.write { db in
             let record = try Self.resolveVersion(db, service: service, name: version, policy: policy)
             try policy.requireEdit(record)
-            let all = try ConflictRecord.filter(ConflictRecord.Columns.versionId == record.id!).fetchAll(db)
-            for var conflict in all {
+            let all = try db.fetchRecords(ConflictRecord.self, "SELECT * FROM conflict WHERE versionId = \(record.id!) ORDER BY id")
+            for conflict in all {
                 if let objectIds {
                     guard let layer = service.layers.first(where: { $0.key == conflict.layerKey }),
                           objectIds[layer.id]?.contains(conflict.objectId) == true else { continue }
                 }
-                conflict.inspected = inspected
-                try conflict.update(db)
+                try db.execute("UPDATE conflict SET inspected = \(inspected) WHERE id = \(conflict.id)")
             }
         }
         return .ok
@@ -321,7 +325,7 @@ extension ServiceCore {
         let record = try await database.read { db in try Self.resolveVersion(db, service: service, name: version, policy: policy) }
         guard !record.isDefault else { throw ServiceError.versionOperationFailed("Unable to restore rows.", "restoreRows applies to a named version, not sde.DEFAULT.") }
         try policy.requireEdit(record)
-        try requireSessionIfLocked(record, sessionId: sessionId)
+        try await requireSessionIfLocked(record, sessionId: sessionId)
         let moment = try await database.write { db -> Int64 in
             let moment = try Self.nextMoment(db, service: service.name)
             for objectId in objectIds {
@@ -336,7 +340,7 @@ extension ServiceCore {
                                                   attributes: try RowStore.decodeAttributes(mine.attributes), geometry: try RowStore.decodeGeometry(mine.geometry)))
                 }
             }
-            try db.execute(sql: "UPDATE version SET modifiedDate = ? WHERE id = ?", arguments: [Self.nowMillis(), record.id])
+            try db.execute("UPDATE version SET modifiedDate = \(Self.nowMillis()) WHERE id = \(record.id)")
             return moment
         }
         return SuccessResponse(success: true, moment: moment)
@@ -348,7 +352,9 @@ extension ServiceCore {
         let policy = AccessPolicy(core: self, service: service, caller: caller)
         try policy.requireSignedIn()
         let record = try await database.read { db in try Self.resolveVersion(db, service: service, name: version, policy: policy) }
-        guard let editor = sessions.snapshot(record.guid).editor, editor.session == Self.normalizedSession(sessionId) else {
+        let sessions = self.sessions
+        let editor = try await database.read { db in try sessions.snapshot(record.guid, in: db).editor }
+        guard let editor, editor.session == Self.normalizedSession(sessionId) else {
             throw ServiceError.versionOperationFailed("Unable to delete forward edits.", "The session is not editing '\(record.qualifiedName)'.")
         }
         try await database.write { db in try Self.discard(db, service: service, branch: record.branch, after: max(moment, editor.startMoment)) }

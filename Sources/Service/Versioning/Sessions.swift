@@ -1,11 +1,21 @@
 import Foundation
 
-/// Read and edit sessions on versions (startReading / startEditing), kept in memory like a server's locks.
+/// Read and edit sessions on versions (startReading / startEditing). On a store of its own (SQLite) they are
+/// kept in memory like a server's locks; on a store several servers share (PostgreSQL) they are rows of the
+/// `versionLock` table, read and changed inside the caller's transaction, so that every server sees the same
+/// locks and two servers cannot both grant an exclusive lock (writes are serialized by the store).
 final class SessionRegistry: @unchecked Sendable {
-    struct VersionLocks {
+    struct VersionLocks: Codable {
+        struct Editor: Codable {
+            var session: String
+            var user: String?
+            var startMoment: Int64
+        }
         /// Session id -> user name (nil for anonymous).
         var readers: [String: String?] = [:]
-        var editor: (session: String, user: String?, startMoment: Int64)?
+        var editor: Editor?
+
+        var isEmpty: Bool { readers.isEmpty && editor == nil }
 
         /// True when no session holds a lock, or every lock is `session`'s and was taken by `user`.
         func areAllHeld(by session: String?, user: String?) -> Bool {
@@ -17,27 +27,53 @@ final class SessionRegistry: @unchecked Sendable {
         }
     }
 
+    /// True when the locks live in the store's `versionLock` table.
+    let isShared: Bool
     private let lock = NSLock()
     private var locks: [String: VersionLocks] = [:]
 
-    func with<T>(_ guid: String, _ body: (inout VersionLocks) throws -> T) rethrows -> T {
+    init(shared: Bool) { isShared = shared }
+
+    /// Changes the locks of a version; `db` is the caller's write transaction (used when shared).
+    func with<T>(_ guid: String, in db: any StoreConnection, _ body: (inout VersionLocks) throws -> T) throws -> T {
+        if isShared {
+            var entry = try stored(guid, db)
+            let result = try body(&entry)
+            if entry.isEmpty {
+                try db.execute("DELETE FROM versionLock WHERE guid = \(guid)")
+            } else {
+                let text = String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)
+                try db.execute("INSERT INTO versionLock (guid, state) VALUES (\(guid), \(text)) ON CONFLICT (guid) DO UPDATE SET state = excluded.state")
+            }
+            return result
+        }
         lock.lock()
         defer { lock.unlock() }
         var entry = locks[guid] ?? VersionLocks()
-        defer { locks[guid] = entry }
+        defer { locks[guid] = entry.isEmpty ? nil : entry }
         return try body(&entry)
     }
 
     /// Drops every lock of a deleted version.
-    func forget(_ guid: String) {
+    func forget(_ guid: String, in db: any StoreConnection) throws {
+        if isShared {
+            try db.execute("DELETE FROM versionLock WHERE guid = \(guid)")
+            return
+        }
         lock.lock()
         defer { lock.unlock() }
         locks[guid] = nil
     }
 
-    func snapshot(_ guid: String) -> VersionLocks {
+    func snapshot(_ guid: String, in db: any StoreConnection) throws -> VersionLocks {
+        if isShared { return try stored(guid, db) }
         lock.lock()
         defer { lock.unlock() }
         return locks[guid] ?? VersionLocks()
+    }
+
+    private func stored(_ guid: String, _ db: any StoreConnection) throws -> VersionLocks {
+        guard let text = try db.fetchValue("SELECT state FROM versionLock WHERE guid = \(guid)", as: String.self) else { return VersionLocks() }
+        return try JSONDecoder().decode(VersionLocks.self, from: Data(text.utf8))
     }
 }

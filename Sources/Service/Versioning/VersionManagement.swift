@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Rules
 
 extension VersionRecord {
@@ -34,7 +33,7 @@ extension ServiceCore {
         let (service, policy) = try versioned(name, caller)
         try policy.requireQuery()
         let guid = try await database.read { db in
-            try VersionRecord.filter(VersionRecord.Columns.service == service.name && VersionRecord.Columns.branch == 0).fetchOne(db)?.guid
+            try db.fetchValue("SELECT guid FROM version WHERE service = \(service.name) AND branch = 0 LIMIT 1", as: String.self)
         }
         return VersionManagementInfo(name: service.name, currentVersion: 11.1, defaultVersionName: "sde.DEFAULT", defaultVersionGuid: guid ?? "",
                                      capabilities: "create,delete,reconcile,post,alter,differences,conflicts,inspectConflicts,restoreRows,deleteForwardEdits")
@@ -48,7 +47,7 @@ extension ServiceCore {
         let (service, policy) = try versioned(name, caller)
         try policy.requireQuery()
         let records = try await database.read { db in
-            try VersionRecord.filter(VersionRecord.Columns.service == service.name).order(VersionRecord.Columns.branch).fetchAll(db)
+            try db.fetchRecords(VersionRecord.self, "SELECT * FROM version WHERE service = \(service.name) ORDER BY branch")
         }
         let visible = records.filter { record in
             guard policy.canView(record) else { return false }
@@ -64,10 +63,12 @@ extension ServiceCore {
         try policy.requireQuery()
         let (record, conflicts) = try await database.read { db in
             let record = try Self.resolveVersion(db, service: service, name: version, policy: policy)
-            let count = try ConflictRecord.filter(ConflictRecord.Columns.versionId == record.id!).fetchCount(db)
+            let count = try db.fetchValue("SELECT count(*) FROM conflict WHERE versionId = \(record.id!)", as: Int.self) ?? 0
             return (record, count)
         }
-        return record.info(locks: sessions.snapshot(record.guid), hasConflicts: conflicts > 0)
+        let sessions = self.sessions
+        let locks = try await database.read { db in try sessions.snapshot(record.guid, in: db) }
+        return record.info(locks: locks, hasConflicts: conflicts > 0)
     }
 
     /// `create`: a new branch version owned by the caller, named `owner.versionName`. The name is checked
@@ -80,7 +81,7 @@ extension ServiceCore {
         try policy.requireSignedIn()
         let owner = policy.actingName
         let record: VersionRecord = try await database.write { db in
-            let existing = try String.fetchAll(db, VersionRecord.filter(VersionRecord.Columns.service == service.name).select(VersionRecord.Columns.qualifiedName, as: String.self))
+            let existing = try db.fetchValues("SELECT qualifiedName FROM version WHERE service = \(service.name) ORDER BY branch", as: String.self)
             let candidate = VersionCandidate(name: versionName, owner: owner, existingNames: existing, access: accessPermission)
             let errors = VersionNameCheck.violations(of: candidate).filter { $0.severity == .error }
             if !errors.isEmpty {
@@ -88,13 +89,13 @@ extension ServiceCore {
                                    details: errors.map { "\($0.ruleId): \($0.message)" }, extendedCode: -2147217140)
             }
             let access = accessPermission.flatMap(VersionAccess.init(parameter:)) ?? .private
-            let branch = (try Int64.fetchOne(db, sql: "SELECT max(branch) FROM version") ?? 0) + 1
-            let ancestor = try ServiceRecord.fetchOne(db, key: service.name)?.defaultMoment ?? 0
+            let branch = (try db.fetchValue("SELECT max(branch) FROM version", as: Int64.self) ?? 0) + 1
+            let ancestor = try db.fetchValue("SELECT defaultMoment FROM service WHERE name = \(service.name)", as: Int64.self) ?? 0
             let now = Self.nowMillis()
             var record = VersionRecord(id: nil, service: service.name, branch: branch, guid: GUIDText.make(), owner: owner, name: versionName,
                                        qualifiedName: candidate.qualifiedName, access: access.rawValue, description: description,
                                        ancestorMoment: ancestor, baseMoment: 0, createdDate: now, modifiedDate: now, reconcileDate: nil, postDate: nil)
-            try record.insert(db)
+            record.id = try db.insert(record, returning: "id")
             return record
         }
         return CreateVersionResponse(versionInfo: record.info(), success: true)
@@ -115,17 +116,19 @@ extension ServiceCore {
             guard policy.isPrivileged(on: record) else {
                 throw ServiceError.notPermitted("Only the owner of '\(record.qualifiedName)', the service owner and administrators may delete it.")
             }
-            guard sessions.snapshot(record.guid).areAllHeld(by: own, user: policy.caller.username) else {
+            guard try sessions.snapshot(record.guid, in: db).areAllHeld(by: own, user: policy.caller.username) else {
                 throw ServiceError.versionOperationFailed("Unable to delete the version.", "'\(record.qualifiedName)' is in use by another read or edit session.", extendedCode: -2147217148)
             }
             let keys = service.layers.map(\.key)
-            try FeatureRowRecord.filter(keys.contains(FeatureRowRecord.Columns.layerKey) && FeatureRowRecord.Columns.branch == record.branch).deleteAll(db)
-            try HeadRecord.filter(keys.contains(HeadRecord.Columns.layerKey) && HeadRecord.Columns.branch == record.branch).deleteAll(db)
-            try AttachmentRowRecord.filter(keys.contains(AttachmentRowRecord.Columns.layerKey) && AttachmentRowRecord.Columns.branch == record.branch).deleteAll(db)
-            _ = try record.delete(db)
+            try db.execute("DELETE FROM featureRow WHERE layerKey IN \(keys) AND branch = \(record.branch)")
+            try db.execute("DELETE FROM head WHERE layerKey IN \(keys) AND branch = \(record.branch)")
+            try db.execute("DELETE FROM attachmentRow WHERE layerKey IN \(keys) AND branch = \(record.branch)")
+            // The version's conflicts go with it (SQLite's foreign key cascades too; said here for every store).
+            try db.execute("DELETE FROM conflict WHERE versionId = \(record.id)")
+            try db.execute("DELETE FROM version WHERE id = \(record.id)")
             return record.guid
         }
-        sessions.forget(guid)
+        try await database.write { db in try sessions.forget(guid, in: db) }
         return .ok
     }
 
@@ -149,8 +152,9 @@ extension ServiceCore {
             }
             if let newName = versionName, newName != record.name {
                 guard !record.isDefault else { throw ServiceError.versionOperationFailed("Unable to alter the version.", "sde.DEFAULT cannot be renamed.") }
-                let existing = try String.fetchAll(db, VersionRecord.filter(VersionRecord.Columns.service == service.name && Column("id") != record.id!)
-                    .select(VersionRecord.Columns.qualifiedName, as: String.self))
+                let existing = try db.fetchValues("""
+                    SELECT qualifiedName FROM version WHERE service = \(service.name) AND id <> \(record.id!) ORDER BY branch
+                    """, as: String.self)
                 let candidate = VersionCandidate(name: newName, owner: record.owner, existingNames: existing)
                 let errors = VersionNameCheck.violations(of: candidate).filter { $0.severity == .error }
                 if !errors.isEmpty {
@@ -161,7 +165,7 @@ extension ServiceCore {
             }
             if let description { record.description = description }
             record.modifiedDate = Self.nowMillis()
-            try record.update(db)
+            try Self.updateVersion(db, record)
         }
         return .ok
     }
@@ -179,11 +183,15 @@ extension ServiceCore {
         let (_, policy, record) = try await sessionTarget(name, version, caller)
         try policy.requireSignedIn()
         guard let session = Self.normalizedSession(sessionId) else { throw ServiceError.invalidParameter("sessionId is required.") }
-        try sessions.with(record.guid) { locks in
-            if let editor = locks.editor, editor.session != session {
-                throw ServiceError.versionOperationFailed("Unable to start reading.", "'\(record.qualifiedName)' is being edited by another session.", extendedCode: -2147217148)
+        let sessions = self.sessions
+        let user = policy.caller.username
+        try await database.write { db in
+            try sessions.with(record.guid, in: db) { locks in
+                if let editor = locks.editor, editor.session != session {
+                    throw ServiceError.versionOperationFailed("Unable to start reading.", "'\(record.qualifiedName)' is being edited by another session.", extendedCode: -2147217148)
+                }
+                locks.readers[session] = user
             }
-            locks.readers[session] = policy.caller.username
         }
         return .ok
     }
@@ -193,14 +201,17 @@ extension ServiceCore {
         let (_, policy, record) = try await sessionTarget(name, version, caller)
         try policy.requireSignedIn()
         guard let session = Self.normalizedSession(sessionId) else { throw ServiceError.invalidParameter("sessionId is required.") }
-        try sessions.with(record.guid) { locks in
-            guard locks.readers[session] != nil else {
-                throw ServiceError.versionOperationFailed("Unable to stop reading.", "The session \(session) is not reading '\(record.qualifiedName)'.")
+        let sessions = self.sessions
+        try await database.write { db in
+            try sessions.with(record.guid, in: db) { locks in
+                guard locks.readers[session] != nil else {
+                    throw ServiceError.versionOperationFailed("Unable to stop reading.", "The session \(session) is not reading '\(record.qualifiedName)'.")
+                }
+                if locks.editor?.session == session {
+                    throw ServiceError.versionOperationFailed("Unable to stop reading.", "The session \(session) is still editing '\(record.qualifiedName)': call stopEditing first.")
+                }
+                locks.readers[session] = nil
             }
-            if locks.editor?.session == session {
-                throw ServiceError.versionOperationFailed("Unable to stop reading.", "The session \(session) is still editing '\(record.qualifiedName)': call stopEditing first.")
-            }
-            locks.readers[session] = nil
         }
         return .ok
     }
@@ -216,8 +227,8 @@ extension ServiceCore {
         // Inside a write transaction: edits check the lock inside theirs, so none slips in between the
         // moment read here and the lock being taken.
         try await database.write { db in
-            let moment = try ServiceRecord.fetchOne(db, key: service.name)?.lastMoment ?? 0
-            try sessions.with(record.guid) { locks in
+            let moment = try db.fetchValue("SELECT lastMoment FROM service WHERE name = \(service.name)", as: Int64.self) ?? 0
+            try sessions.with(record.guid, in: db) { locks in
                 guard locks.readers[session] != nil else {
                     throw ServiceError.versionOperationFailed("Unable to start editing.", "The session \(session) must call startReading on '\(record.qualifiedName)' first.")
                 }
@@ -228,7 +239,7 @@ extension ServiceCore {
                 if locks.readers.keys.contains(where: { $0 != session }) {
                     throw ServiceError.versionOperationFailed("Unable to start editing.", "Another session is reading '\(record.qualifiedName)': an exclusive lock needs it alone.", extendedCode: -2147217148)
                 }
-                locks.editor = (session, user, moment)
+                locks.editor = .init(session: session, user: user, startMoment: moment)
             }
         }
         return .ok
@@ -240,41 +251,42 @@ extension ServiceCore {
         let (service, policy, record) = try await sessionTarget(name, version, caller)
         try policy.requireSignedIn()
         guard let session = Self.normalizedSession(sessionId) else { throw ServiceError.invalidParameter("sessionId is required.") }
-        let editor = sessions.snapshot(record.guid).editor
+        let sessions = self.sessions
+        let editor = try await database.read { db in try sessions.snapshot(record.guid, in: db).editor }
         guard let editor, editor.session == session else {
             throw ServiceError.versionOperationFailed("Unable to stop editing.", "The session \(session) is not editing '\(record.qualifiedName)'.")
         }
-        if !saveEdits {
-            try await database.write { db in try Self.discard(db, service: service, branch: record.branch, after: editor.startMoment) }
+        // In one transaction: the discarded edits and the released lock go together.
+        try await database.write { db in
+            if !saveEdits { try Self.discard(db, service: service, branch: record.branch, after: editor.startMoment) }
+            try sessions.with(record.guid, in: db) { locks in locks.editor = nil }
         }
-        sessions.with(record.guid) { locks in locks.editor = nil }
         return .ok
     }
 
     /// Deletes a branch's rows written after `moment` and rebuilds their heads.
-    static func discard(_ db: Database, service: ServiceModel, branch: Int64, after moment: Int64) throws {
+    static func discard(_ db: any StoreConnection, service: ServiceModel, branch: Int64, after moment: Int64) throws {
         for layer in service.layers {
-            let objectIds = try Int64.fetchSet(db, FeatureRowRecord
-                .filter(FeatureRowRecord.Columns.layerKey == layer.key && FeatureRowRecord.Columns.branch == branch && FeatureRowRecord.Columns.moment > moment)
-                .select(FeatureRowRecord.Columns.objectId, as: Int64.self))
+            let objectIds = Set(try db.fetchValues("""
+                SELECT DISTINCT objectId FROM featureRow WHERE layerKey = \(layer.key) AND branch = \(branch) AND moment > \(moment)
+                """, as: Int64.self))
             guard !objectIds.isEmpty || branch != 0 else { continue }
-            try FeatureRowRecord.filter(FeatureRowRecord.Columns.layerKey == layer.key && FeatureRowRecord.Columns.branch == branch
-                                        && FeatureRowRecord.Columns.moment > moment).deleteAll(db)
+            try db.execute("DELETE FROM featureRow WHERE layerKey = \(layer.key) AND branch = \(branch) AND moment > \(moment)")
             try RowStore.rebuildHeads(db, layerKey: layer.key, branch: branch, objectIds: objectIds)
-            try AttachmentRowRecord.filter(AttachmentRowRecord.Columns.layerKey == layer.key && AttachmentRowRecord.Columns.branch == branch
-                                           && AttachmentRowRecord.Columns.moment > moment).deleteAll(db)
+            try db.execute("DELETE FROM attachmentRow WHERE layerKey = \(layer.key) AND branch = \(branch) AND moment > \(moment)")
             if branch == 0 && !objectIds.isEmpty {
                 // DEFAULT changed: give the layer a new moment (caches keyed by it, and posts, see the change).
                 let now = try nextMoment(db, service: service.name)
-                try db.execute(sql: "UPDATE layer SET defaultMoment = ? WHERE key = ?", arguments: [now, layer.key])
-                try db.execute(sql: "UPDATE service SET defaultMoment = ? WHERE name = ?", arguments: [now, service.name])
+                try db.execute("UPDATE layer SET defaultMoment = \(now) WHERE key = \(layer.key)")
+                try db.execute("UPDATE service SET defaultMoment = \(now) WHERE name = \(service.name)")
             }
         }
     }
 
     /// Reconcile and post need the edit session when one holds the version.
-    func requireSessionIfLocked(_ record: VersionRecord, sessionId: String?) throws {
-        guard let editor = sessions.snapshot(record.guid).editor else { return }
+    func requireSessionIfLocked(_ record: VersionRecord, sessionId: String?) async throws {
+        let sessions = self.sessions
+        guard let editor = try await database.read({ db in try sessions.snapshot(record.guid, in: db).editor }) else { return }
         if Self.normalizedSession(sessionId) != editor.session {
             throw ServiceError.versionOperationFailed("The version is being edited by another session.",
                 "'\(record.qualifiedName)' is locked for editing; pass that session's sessionId.", extendedCode: -2147217148)

@@ -11,11 +11,36 @@ final class SQLiteStore: Store {
 
     init(writer: any DatabaseWriter) { self.writer = writer }
 
-    func read<T: Sendable>(_ body: @Sendable (any StoreConnection) throws -> T) async throws -> T {
+    /// Opens (creating or migrating) a database: ":memory:" or "" for memory, else a file; `singleConnection`
+    /// keeps the file one file (a rollback journal, no `-wal` / `-shm` beside it), e.g. an offline geodatabase.
+    static func open(path: String, singleConnection: Bool) throws -> SQLiteStore {
+        var config = GRDB.Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(10)
+        // SQLite's default page cache is 2 MB per connection: inserts into the global id index of a large layer
+        // then read their pages back from the file again and again.
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -32768") }
+        do {
+            let writer: any DatabaseWriter
+            if path == ":memory:" || path.isEmpty {
+                writer = try DatabaseQueue(configuration: config)
+            } else if singleConnection {
+                writer = try DatabaseQueue(path: path, configuration: config)
+            } else {
+                writer = try DatabasePool(path: path, configuration: config)
+            }
+            try Schema.migrator.migrate(writer)
+            return SQLiteStore(writer: writer)
+        } catch {
+            throw ServiceError.internal("Cannot open the database '\(path)': \(error)")
+        }
+    }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T {
         try await writer.read { db in try body(SQLiteConnection(db)) }
     }
 
-    func write<T: Sendable>(_ body: @Sendable (any StoreConnection) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T {
         try await writer.write { db in try body(SQLiteConnection(db)) }
     }
 

@@ -9,8 +9,8 @@
 /// write may read, decide and write as if alone. A `read` sees one consistent snapshot.
 protocol Store: Sendable {
     var dialect: StoreDialect { get }
-    func read<T: Sendable>(_ body: @Sendable (any StoreConnection) throws -> T) async throws -> T
-    func write<T: Sendable>(_ body: @Sendable (any StoreConnection) throws -> T) async throws -> T
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T
     func close() throws
 }
 

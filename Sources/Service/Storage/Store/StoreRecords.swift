@@ -68,7 +68,7 @@ extension LayerRecord: StoreRecord {
 extension FeatureRowRecord: StoreRecord {
     static let table = "featureRow"
     static let insertColumns = ["layerKey", "objectId", "globalId", "branch", "moment", "isDelete", "attributes", "geometry",
-                                "xmin", "ymin", "xmax", "ymax"]
+                                "minX", "minY", "maxX", "maxY"]
     var values: [StoreValue] {
         [layerKey.storeValue, objectId.storeValue, globalId.storeValue, branch.storeValue, moment.storeValue, isDelete.storeValue,
          attributes.storeValue, geometry?.storeValue ?? .null, xmin?.storeValue ?? .null, ymin?.storeValue ?? .null,
@@ -78,7 +78,7 @@ extension FeatureRowRecord: StoreRecord {
         self.init(id: try row.require("id"), layerKey: try row.require("layerKey"), objectId: try row.require("objectId"),
                   globalId: try row.require("globalId"), branch: try row.require("branch"), moment: try row.require("moment"),
                   isDelete: try row.require("isDelete"), attributes: try row.require("attributes"), geometry: row.get("geometry"),
-                  xmin: row.get("xmin"), ymin: row.get("ymin"), xmax: row.get("xmax"), ymax: row.get("ymax"))
+                  xmin: row.get("minX"), ymin: row.get("minY"), xmax: row.get("maxX"), ymax: row.get("maxY"))
     }
 }
 

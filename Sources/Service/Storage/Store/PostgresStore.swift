@@ -1,0 +1,251 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+/// The PostgreSQL backend of the store, over PostgresNIO, for a database that several servers share.
+///
+/// The service core's store code is synchronous (it reads, decides and writes inside one transaction, as
+/// with SQLite), so each `read` / `write` runs on a thread of its own pool, holding one connection of this
+/// process's pool for its whole transaction and waiting on each statement's future there (never on an event
+/// loop). Writes take one transaction-scoped advisory lock first: writes from every server on the database are
+/// serialized as SQLite's single writer serializes them, so a write sees every write committed before it and
+/// counters (object ids, moments) never collide; the lock dies with the transaction, or with the session of a
+/// server that dies. Reads run in a repeatable-read snapshot and never wait for writes.
+final class PostgresStore: Store, @unchecked Sendable {
+    /// The advisory lock key every write takes ("MAPRULES" in ASCII, as a 64-bit number).
+    static let writeLockKey: Int64 = 0x4D41_5052_554C_4553
+
+    let configuration: PostgresConnection.Configuration
+    private let threads: NIOThreadPool
+    private let idle: NIOLockedValueBox<[PostgresConnection]>
+    private let logger: Logger
+    var dialect: StoreDialect { .postgres }
+
+    private init(configuration: PostgresConnection.Configuration, connections: [PostgresConnection], threads: NIOThreadPool, logger: Logger) {
+        self.configuration = configuration
+        self.idle = NIOLockedValueBox(connections)
+        self.threads = threads
+        self.logger = logger
+    }
+
+    /// Connects `poolSize` connections to `url` and brings the schema up to date (under a session advisory
+    /// lock, so that servers starting together migrate once).
+    static func open(url: String, poolSize: Int) async throws -> PostgresStore {
+        let configuration = try PostgresURL.configuration(url)
+        var logger = Logger(label: "maprules.postgres")
+        logger.logLevel = .error
+        let size = max(1, min(poolSize, 64))
+        try await createDatabaseIfMissing(configuration, url: url, logger: logger)
+        var connections: [PostgresConnection] = []
+        do {
+            for id in 0..<size {
+                connections.append(try await PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.next(),
+                                                                        configuration: configuration, id: id, logger: logger).get())
+            }
+        } catch {
+            for connection in connections { try? await connection.close() }
+            throw ServiceError.internal("Cannot connect to PostgreSQL at \(PostgresURL.redacted(url)): \(PostgresStore.describe(error))")
+        }
+        let threads = NIOThreadPool(numberOfThreads: size)
+        threads.start()
+        let store = PostgresStore(configuration: configuration, connections: connections, threads: threads, logger: logger)
+        try await store.run { connection in try PostgresSchema.migrate(connection) }
+        return store
+    }
+
+    /// Creates the URL's database when the server says it does not exist (connecting to `postgres` to do so):
+    /// pointing a first server at a new database name is enough, as a new SQLite file name is.
+    private static func createDatabaseIfMissing(_ configuration: PostgresConnection.Configuration, url: String, logger: Logger) async throws {
+        guard let name = configuration.database else { return }
+        do {
+            let probe = try await PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration,
+                                                             id: 0, logger: logger).get()
+            try? await probe.close()
+            return
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "3D000" {
+            // invalid_catalog_name: the database does not exist yet.
+        } catch {
+            throw ServiceError.internal("Cannot connect to PostgreSQL at \(PostgresURL.redacted(url)): \(describe(error))")
+        }
+        guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+            throw ServiceError.invalidParameter("The database '\(name)' does not exist; create it first (its name has characters MapRules does not quote).")
+        }
+        var admin = configuration
+        admin.database = "postgres"
+        do {
+            let connection = try await PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.next(), configuration: admin,
+                                                                  id: 0, logger: logger).get()
+            defer { Task { try? await connection.close() } }
+            _ = try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(name)\""), logger: logger).get()
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P04" {
+            // duplicate_database: another server created it meanwhile.
+        } catch {
+            throw ServiceError.internal("The database '\(name)' does not exist and creating it failed: \(describe(error))")
+        }
+    }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T {
+        try await run { connection in
+            try connection.transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ", body)
+        }
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T {
+        try await run { connection in
+            try connection.transaction(begin: "BEGIN") { connection in
+                try connection.execute("SELECT pg_advisory_xact_lock(\(Self.writeLockKey))")
+                return try body(connection)
+            }
+        }
+    }
+
+    func close() throws {
+        let connections = idle.withLockedValue { all in
+            defer { all.removeAll() }
+            return all
+        }
+        for connection in connections { try? connection.close().wait() }
+        try? threads.syncShutdownGracefully()
+    }
+
+    /// A store dropped without `close()` (a finished test, a failed start) closes its connections in the
+    /// background: each stays referenced until its close completes.
+    deinit {
+        for connection in idle.withLockedValue({ $0 }) where !connection.isClosed {
+            connection.close().whenComplete { _ in _ = connection }
+        }
+        threads.shutdownGracefully { _ in }
+    }
+
+    /// Runs `body` on a pool thread with a connection of its own (reconnecting one the server closed).
+    private func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnectionBridge) throws -> T) async throws -> T {
+        try await threads.runIfActive { [self] in
+            var connection = idle.withLockedValue { $0.popLast() }
+            if connection == nil || connection!.isClosed {
+                connection = try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration,
+                                                            id: Int.random(in: 1000...Int.max), logger: logger).wait()
+            }
+            let held = connection!
+            defer { idle.withLockedValue { $0.append(held) } }
+            return try body(PostgresConnectionBridge(held, logger: logger))
+        }
+    }
+
+    /// A PostgreSQL error's message and detail (the server's own words), else the error.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] {
+                let detail = error.serverInfo?[.detail].map { " (\($0))" } ?? ""
+                return message + detail
+            }
+            return "\(error.code)" + (error.underlying.map { ": \($0)" } ?? "")
+        }
+        return "\(error)"
+    }
+}
+
+/// One connection inside a `read` / `write`, answering the store's SQL synchronously.
+final class PostgresConnectionBridge: StoreConnection {
+    let connection: PostgresConnection
+    let logger: Logger
+    var dialect: StoreDialect { .postgres }
+
+    init(_ connection: PostgresConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    func transaction<T>(begin: String, _ body: (PostgresConnectionBridge) throws -> T) throws -> T {
+        try executeScript(begin)
+        do {
+            let result = try body(self)
+            try executeScript("COMMIT")
+            return result
+        } catch {
+            try? executeScript("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func run(_ sql: StoreSQL) throws -> PostgresQueryResult {
+        var bindings = PostgresBindings(capacity: sql.arguments.count)
+        for argument in sql.arguments {
+            switch argument {
+            case .null: bindings.appendNull()
+            case .integer(let v): bindings.append(v)
+            case .real(let v): bindings.append(v)
+            case .text(let v): bindings.append(v)
+            case .blob(let v): bindings.append(ByteBuffer(bytes: v))
+            }
+        }
+        let query = PostgresQuery(unsafeSQL: PostgresPlaceholders.numbered(sql.text), binds: bindings)
+        do {
+            return try connection.query(query, logger: logger).wait()
+        } catch {
+            throw ServiceError.internal("PostgreSQL: \(PostgresStore.describe(error)) in: \(sql.text)")
+        }
+    }
+
+    @discardableResult
+    func execute(_ sql: StoreSQL) throws -> Int { try run(sql).metadata.rows ?? 0 }
+
+    func insert(_ sql: StoreSQL, returning column: String) throws -> Int64 {
+        var returning = sql
+        returning.append(StoreSQL(text: " RETURNING \(column)"))
+        guard let row = try run(returning).first, let id = Int64(storeValue: PostgresValues.value(row.makeRandomAccess()[0])) else {
+            throw ServiceError.internal("PostgreSQL answered no \(column) for an insert.")
+        }
+        return id
+    }
+
+    func fetchAll(_ sql: StoreSQL) throws -> [StoreRow] {
+        let result = try run(sql)
+        var rows: [StoreRow] = []
+        var names: [String]?
+        for row in result {
+            let cells = Array(row)
+            if names == nil { names = cells.map(\.columnName) }
+            rows.append(StoreRow(names: names!, values: cells.map(PostgresValues.value)))
+        }
+        return rows
+    }
+
+    func forEach(_ sql: StoreSQL, _ body: (any StoreCursor) throws -> Bool) throws {
+        for row in try run(sql) {
+            guard try body(PostgresCursor(cells: Array(row))) else { break }
+        }
+    }
+
+    /// Statements separated by `;` (the store's own schema text: no `;` inside literals), each run on its own
+    /// (PostgresNIO sends every query as a prepared statement, which holds one command).
+    func executeScript(_ text: String) throws {
+        for statement in text.split(separator: ";") where !statement.allSatisfy(\.isWhitespace) {
+            do {
+                _ = try connection.query(PostgresQuery(unsafeSQL: String(statement)), logger: logger).wait()
+            } catch {
+                throw ServiceError.internal("PostgreSQL: \(PostgresStore.describe(error)) in: \(statement.prefix(200))")
+            }
+        }
+    }
+}
+
+/// A row of a PostgreSQL answer as a `StoreCursor`.
+private struct PostgresCursor: StoreCursor {
+    let cells: [PostgresCell]
+    var columnCount: Int { cells.count }
+    var columnNames: [String] { cells.map(\.columnName) }
+    func value(_ column: Int) -> StoreValue { PostgresValues.value(cells[column]) }
+    func isNull(_ column: Int) -> Bool { cells[column].bytes == nil }
+    func int64(_ column: Int) -> Int64? { Int64(storeValue: value(column)) }
+    func double(_ column: Int) -> Double? { Double(storeValue: value(column)) }
+    func string(_ column: Int) -> String? { String(storeValue: value(column)) }
+    func withTextBytes<R>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
+        let cell = cells[column]
+        guard var bytes = cell.bytes, PostgresValues.isText(cell.dataType) || cell.format == .text else { return try body(nil) }
+        if cell.dataType == .jsonb && cell.format == .binary { bytes.moveReaderIndex(forwardBy: 1) }
+        return try bytes.withUnsafeReadableBytes { raw in try body(raw.bindMemory(to: UInt8.self)) }
+    }
+}
