@@ -5,10 +5,16 @@ import FoundationNetworking
 import Testing
 
 @Suite struct ServeCommandTests {
-    @Test func postgresIsNotSupportedYet() throws {
-        let result = try CLI.run(["serve", "--postgres", "postgres://localhost/maprules"])
-        #expect(result.exitCode == 2)
-        #expect(result.stderr.contains("--postgres is not supported yet"))
+    @Test func postgresThatCannotBeReachedOrReadExits2() throws {
+        // Port 1 on loopback: nothing listens there.
+        let unreachable = try CLI.run(["serve", "--port", "0", "--postgres", "postgres://maprules:secret@127.0.0.1:1/maprules"])
+        #expect(unreachable.exitCode == 2)
+        #expect(unreachable.stderr.contains("Cannot connect to PostgreSQL at postgres://maprules:***@127.0.0.1:1/maprules"), "\(unreachable.stderr)")
+        #expect(!unreachable.stderr.contains("secret"))
+        let notAURL = try CLI.run(["serve", "--postgres", "mysql://127.0.0.1/maprules"])
+        #expect(notAURL.exitCode == 2)
+        #expect(notAURL.stderr.contains("is not a PostgreSQL URL"), "\(notAURL.stderr)")
+        #expect(try CLI.run(["serve", "--postgres", "postgres://127.0.0.1/x", "--postgres-connections", "0"]).exitCode == 2)
     }
 
     @Test func badOptionsExit2() throws {

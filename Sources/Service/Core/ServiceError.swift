@@ -25,6 +25,9 @@ public struct ServiceError: Error, Sendable, Equatable, Codable, CustomStringCon
 
     // MARK: Common refusals
 
+    /// The store cannot be reached or opened (a PostgreSQL server down, a wrong URL).
+    public static func storeUnavailable(_ message: String) -> ServiceError { ServiceError(code: 503, message: message) }
+
     public static func invalidParameter(_ detail: String) -> ServiceError {
         ServiceError(code: 400, message: "Unable to complete operation.", details: [detail])
     }

@@ -47,7 +47,7 @@ final class PostgresStore: Store, @unchecked Sendable {
             }
         } catch {
             for connection in connections { try? await connection.close() }
-            throw ServiceError.internal("Cannot connect to PostgreSQL at \(PostgresURL.redacted(url)): \(PostgresStore.describe(error))")
+            throw ServiceError.storeUnavailable("Cannot connect to PostgreSQL at \(PostgresURL.redacted(url)): \(PostgresStore.describe(error))")
         }
         let threads = NIOThreadPool(numberOfThreads: size)
         threads.start()
@@ -68,7 +68,7 @@ final class PostgresStore: Store, @unchecked Sendable {
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "3D000" {
             // invalid_catalog_name: the database does not exist yet.
         } catch {
-            throw ServiceError.internal("Cannot connect to PostgreSQL at \(PostgresURL.redacted(url)): \(describe(error))")
+            throw ServiceError.storeUnavailable("Cannot connect to PostgreSQL at \(PostgresURL.redacted(url)) (is the server running, and the URL's host, port and user right?): \(describe(error))")
         }
         guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
             throw ServiceError.invalidParameter("The database '\(name)' does not exist; create it first (its name has characters MapRules does not quote).")
@@ -83,7 +83,7 @@ final class PostgresStore: Store, @unchecked Sendable {
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P04" {
             // duplicate_database: another server created it meanwhile.
         } catch {
-            throw ServiceError.internal("The database '\(name)' does not exist and creating it failed: \(describe(error))")
+            throw ServiceError.storeUnavailable("The database '\(name)' does not exist and creating it failed: \(describe(error))")
         }
     }
 
