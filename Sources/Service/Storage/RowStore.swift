@@ -21,27 +21,55 @@ enum RowStore {
             isDelete: row.isDelete, attributes: row.attributes.json.text, geometry: row.geometry?.json().text,
             xmin: envelope?.xmin, ymin: envelope?.ymin, xmax: envelope?.xmax, ymax: envelope?.ymax)
         // Two edits of one object in one request share the request's moment: the later replaces the
-        // earlier inside the same uncommitted transaction (no committed row is ever changed). The replaced
-        // row keeps its id; RETURNING answers the id in both cases (the inserted row's or the updated one's).
-        // One constant SQL text: the store prepares it once per connection and binds the values. Stepped to
-        // the end (not `fetchValue`, which stops at the first row), so that the statement completes.
+        // earlier inside the same uncommitted transaction (no committed row is ever changed).
+        // Nobody reads the written row's id back: PostgreSQL sends the rows of a request in batches (one
+        // statement writes the rows and their heads), SQLite writes each at once.
+        try db.deferrable(DeferrableWrite(kind: "featureRow", key: [layerKey, branch, row.objectId],
+                                          values: record.values, statement: batchStatement)) {
+            record.id = try writeNow(db, record)
+        }
+        return record
+    }
+
+    /// One row and its head (SQLite). The replaced row keeps its id; RETURNING answers the id in both cases (the
+    /// inserted row's or the updated one's). One constant SQL text: the store prepares it once per connection and
+    /// binds the values. Stepped to the end (not `fetchValue`, which stops at the first row), so that the
+    /// statement completes.
+    private static func writeNow(_ db: any StoreConnection, _ record: FeatureRowRecord) throws -> Int64 {
         var id: Int64?
         try db.forEach("""
             INSERT INTO featureRow (layerKey, objectId, globalId, branch, moment, isDelete, attributes, geometry, minX, minY, maxX, maxY) \
             VALUES (\(record.layerKey), \(record.objectId), \(record.globalId), \(record.branch), \(record.moment), \(record.isDelete), \
             \(record.attributes), \(record.geometry), \(record.xmin), \(record.ymin), \(record.xmax), \(record.ymax)) \
-            ON CONFLICT (layerKey, branch, objectId, moment) DO UPDATE SET globalId = excluded.globalId, isDelete = excluded.isDelete, \
-            attributes = excluded.attributes, geometry = excluded.geometry, minX = excluded.minX, minY = excluded.minY, \
-            maxX = excluded.maxX, maxY = excluded.maxY \
-            RETURNING id
+            \(raw: upsertRow) RETURNING id
             """) { cursor in
             id = cursor.int64(0)
             return true
         }
         guard let id else { throw ServiceError.internal("The store answered no id for a written feature row.") }
-        record.id = id
-        try upsertHead(db, layerKey: layerKey, branch: branch, objectId: row.objectId, moment: moment, isDelete: row.isDelete, rowId: id)
-        return record
+        try upsertHead(db, layerKey: record.layerKey, branch: record.branch, objectId: record.objectId, moment: record.moment,
+                       isDelete: record.isDelete, rowId: id)
+        return id
+    }
+
+    private static let upsertRow = """
+        ON CONFLICT (layerKey, branch, objectId, moment) DO UPDATE SET globalId = excluded.globalId, isDelete = excluded.isDelete, \
+        attributes = excluded.attributes, geometry = excluded.geometry, minX = excluded.minX, minY = excluded.minY, \
+        maxX = excluded.maxX, maxY = excluded.maxY
+        """
+
+    /// Rows (in `FeatureRowRecord.insertColumns` order) and their heads in one statement: the inserted (or
+    /// replaced) rows' ids go straight into the head upserts. No two rows of a batch share an object.
+    private static let batchStatement: @Sendable ([[StoreValue]]) -> StoreSQL = { rows in
+        let placeholders = "(" + Array(repeating: "?", count: FeatureRowRecord.insertColumns.count).joined(separator: ", ") + ")"
+        let text = """
+            WITH r AS (INSERT INTO featureRow (\(FeatureRowRecord.insertColumns.joined(separator: ", "))) VALUES \
+            \(Array(repeating: placeholders, count: rows.count).joined(separator: ", ")) \(upsertRow) \
+            RETURNING id, layerKey, branch, objectId, moment, isDelete) \
+            INSERT INTO head (layerKey, branch, objectId, moment, isDelete, rowId) SELECT layerKey, branch, objectId, moment, isDelete, id FROM r \
+            ON CONFLICT (layerKey, branch, objectId) DO UPDATE SET moment = excluded.moment, isDelete = excluded.isDelete, rowId = excluded.rowId
+            """
+        return StoreSQL(text: text, arguments: rows.flatMap { $0 })
     }
 
     /// Points the head of an object in a branch at `rowId`.

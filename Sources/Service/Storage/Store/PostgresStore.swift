@@ -159,18 +159,53 @@ final class PostgresConnectionBridge: StoreConnection {
     }
 
     func transaction<T>(begin: String, _ body: (PostgresConnectionBridge) throws -> T) throws -> T {
+        pending = nil
         try executeScript(begin)
         do {
             let result = try body(self)
+            try flush()
             try executeScript("COMMIT")
             return result
         } catch {
+            pending = nil
             try? executeScript("ROLLBACK")
             throw error
         }
     }
 
+    /// Deferred writes of one kind, not sent yet.
+    private struct Pending {
+        var kind: String
+        var keys: Set<[Int64]>
+        var rows: [[StoreValue]]
+        var statement: @Sendable ([[StoreValue]]) -> StoreSQL
+    }
+    private var pending: Pending?
+    /// Rows per batch statement (PostgreSQL takes at most 65,535 parameters a statement).
+    private static let batchRows = 1000
+
+    func deferrable(_ write: DeferrableWrite, now: () throws -> Void) throws {
+        if let held = pending, held.kind != write.kind || held.keys.contains(write.key) || held.rows.count >= Self.batchRows {
+            try flush()
+        }
+        if pending == nil { pending = Pending(kind: write.kind, keys: [], rows: [], statement: write.statement) }
+        pending!.keys.insert(write.key)
+        pending!.rows.append(write.values)
+    }
+
+    /// Sends the deferred writes (before any other statement, and before COMMIT).
+    private func flush() throws {
+        guard let held = pending else { return }
+        pending = nil
+        _ = try send(held.statement(held.rows))
+    }
+
     private func run(_ sql: StoreSQL) throws -> PostgresQueryResult {
+        try flush()
+        return try send(sql)
+    }
+
+    private func send(_ sql: StoreSQL) throws -> PostgresQueryResult {
         var bindings = PostgresBindings(capacity: sql.arguments.count)
         for argument in sql.arguments {
             switch argument {
@@ -222,6 +257,7 @@ final class PostgresConnectionBridge: StoreConnection {
     /// Statements separated by `;` (the store's own schema text: no `;` inside literals), each run on its own
     /// (PostgresNIO sends every query as a prepared statement, which holds one command).
     func executeScript(_ text: String) throws {
+        try flush()
         for statement in text.split(separator: ";") where !statement.allSatisfy(\.isWhitespace) {
             do {
                 _ = try connection.query(PostgresQuery(unsafeSQL: String(statement)), logger: logger).wait()

@@ -107,6 +107,8 @@ final class SQLiteConnection: StoreConnection {
     }
 
     func executeScript(_ text: String) throws { try database.execute(sql: text) }
+
+    func deferrable(_ write: DeferrableWrite, now: () throws -> Void) throws { try now() }
 }
 
 /// The current row of a GRDB statement, read with SQLite's column functions.

@@ -39,6 +39,23 @@ protocol StoreConnection: AnyObject {
 
     /// Several statements in one text, without values (schema changes).
     func executeScript(_ text: String) throws
+
+    /// A write whose result nobody reads: SQLite runs `now` at once; PostgreSQL keeps the write and sends it
+    /// with the next writes of the same kind as one statement (`write.statement`), before any other statement of
+    /// the transaction runs and before it commits, so that every read still sees it. Rows of one batch never
+    /// share a `key` (a repeated key sends the batch first).
+    func deferrable(_ write: DeferrableWrite, now: () throws -> Void) throws
+}
+
+/// One row of a write that can wait and go with others (`StoreConnection.deferrable`).
+struct DeferrableWrite {
+    /// Writes of one kind go in one statement.
+    var kind: String
+    /// Two rows with one key never go in one statement.
+    var key: [Int64]
+    var values: [StoreValue]
+    /// The statement writing a batch of rows of this kind.
+    var statement: @Sendable ([[StoreValue]]) -> StoreSQL
 }
 
 extension StoreConnection {
