@@ -272,7 +272,11 @@ extension DeepPagingTests {
         #expect(try short(QueryParameters()))
         #expect(try short(QueryParameters(outFields: ["Address"], returnGeometry: false, outSR: .wgs84, resultOffset: 1_999, resultRecordCount: 2_000)))
         #expect(try short(QueryParameters(orderByFields: "  ")))
-        #expect(try !short(QueryParameters(where: "1=1")))
+        // `1=1` filters nothing (what most clients send): planned as no filter. Any other clause is a filter.
+        #expect(try short(QueryParameters(where: "1=1")))
+        #expect(try short(QueryParameters(where: " 0 = 0 ")))
+        #expect(try !short(QueryParameters(where: "1=2")))
+        #expect(try !short(QueryParameters(where: "1=1 AND Condition = 'Good'")))
         #expect(try !short(QueryParameters(objectIds: [1])))
         #expect(try !short(QueryParameters(orderByFields: "Address")))
         #expect(try !short(QueryParameters(geometry: .point(Point(x: 0, y: 0)), inSR: .wgs84)))

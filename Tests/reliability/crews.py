@@ -271,10 +271,19 @@ def check_crews_round(args, crews, port, label, ancestors):
     total = count(port, DAMAGE, 0, "1=1")
     check(f"{label}: DEFAULT holds the sample's features plus every crew's kept adds ({total})", total == expected_total,
           f"{total} != {expected_total}")
-    # No version is left locked.
-    infos = vm(port, "/versionInfos", {"token": sign_in(port, "admin", "sample-admin")})["versions"]
-    locked = [v["versionName"] for v in infos if v.get("isLocked") or v.get("isBeingEdited") or v.get("isBeingRead")]
+    # No version is left locked (versionInfos does not tell locks: each crew's version is asked).
+    locked = locked_versions(port, sign_in(port, "admin", "sample-admin"), [c.guid for c in crews])
     check(f"{label}: no version left locked", not locked, str(locked))
+
+
+def locked_versions(port, token, guids):
+    """The versions among `guids` that a session reads or edits, from each version's description."""
+    locked = []
+    for guid in guids:
+        info = vm(port, f"/versions/{guid.strip('{}')}", {"token": token})
+        if info.get("isLocked") or info.get("isBeingEdited") or info.get("isBeingRead"):
+            locked.append(f"{info.get('versionName')} (lock owner {info.get('lockOwner')})")
+    return locked
 
 
 def crew_state(port, crew, token, **view):
@@ -292,7 +301,8 @@ def crew_state(port, crew, token, **view):
 def crews_crash_round(args, server, round_number, deadline, round_seconds):
     """kill -9 while the crews work (creating, editing, reconciling or posting), restart, then: every
     version shows exactly its crew's answered edits (an edit in flight at the kill all or nothing), and
-    once every version is reconciled and posted after the restart, DEFAULT shows the same."""
+    once every version is reconciled and posted after the restart, DEFAULT shows the same (on PostgreSQL
+    in the crew's own session, which outlives the process: see below)."""
     n = args.crews
     label = f"crews killed, round {round_number}"
     barrier = threading.Barrier(n)
@@ -341,16 +351,30 @@ def crews_crash_round(args, server, round_number, deadline, round_seconds):
     log(f"{label}: killed at {delay:.2f} s; crews were at {phases}")
     check(f"{label}: after the restart every version shows exactly its crew's answered edits", not wrong, "; ".join(wrong[:6]))
 
-    # Reconcile and post every version (no session: the kill ended them), then DEFAULT shows the same.
+    # Reconcile and post every version, then DEFAULT shows the same. On SQLite the locks are the server's
+    # memory: the kill ended every session, so none is passed. On PostgreSQL they are rows of the database
+    # the service lives in (shared by every server of it): a session outlives the death of the process that
+    # granted it, so the crew goes on in its own session (passed to reconcile and post), then ends it.
+    persistent = is_postgres(server.database)
+    if persistent:
+        held = locked_versions(port, sign_in(port, "admin", "sample-admin"), [c.guid for c, _ in states.values()])
+        log(f"{label}: {len(held)} of the {len(states)} crews' versions still locked by their sessions after the restart")
     missing = []
     for user, (c, before) in states.items():
         token = sign_in(port, c.user, SAMPLE_EDITOR_PASSWORD)
         guid = c.guid.strip("{}")
-        vm(port, f"/versions/{guid}/reconcile", {"token": token})
-        vm(port, f"/versions/{guid}/post", {"token": token})
+        session = {"sessionId": c.session} if persistent and getattr(c, "session", None) else {}
+        vm(port, f"/versions/{guid}/reconcile", {"token": token, **session})
+        vm(port, f"/versions/{guid}/post", {"token": token, **session})
+        if session:
+            for what in ("stopEditing", "stopReading"):  # refused when the session was not (or no longer) editing or reading
+                request(port, f"{VMS}/versions/{guid}/{what}", {**session, "saveEdits": "true", "token": token, "f": "json"})
         after = crew_state(port, c, token)
         if after != before:
             missing.append(f"{user}: version showed {before}, DEFAULT shows {after}")
+    if persistent:
+        missing += [f"{v}: still locked once its crew's session ended"
+                    for v in locked_versions(port, sign_in(port, "admin", "sample-admin"), [c.guid for c, _ in states.values()])]
     check(f"{label}: once reconciled and posted after the restart, DEFAULT holds every crew's edits", not missing, "; ".join(missing[:6]))
 
 

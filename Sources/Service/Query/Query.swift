@@ -86,7 +86,14 @@ struct QueryPlan {
         self.parameters = parameters
         if let text = parameters.whereClause, !text.trimmingCharacters(in: .whitespaces).isEmpty {
             do {
-                whereExpression = try WhereParser.parse(text, resolveField: { layer.field($0) })
+                let parsed = try WhereParser.parse(text, resolveField: { layer.field($0) })
+                // `1=1`, what most clients send for "everything", filters nothing: planned as no filter, so that
+                // deep pages and counts take the head index's fast paths in both stores.
+                if case .compare(.integer(let a), .equal, .integer(let b)) = parsed, a == b {
+                    whereExpression = nil
+                } else {
+                    whereExpression = parsed
+                }
             } catch {
                 throw error.serviceError
             }

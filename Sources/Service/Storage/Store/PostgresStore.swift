@@ -80,8 +80,8 @@ final class PostgresStore: Store, @unchecked Sendable {
                                                                   id: 0, logger: logger).get()
             defer { Task { try? await connection.close() } }
             _ = try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(name)\""), logger: logger).get()
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P04" {
-            // duplicate_database: another server created it meanwhile.
+        } catch let error as PSQLError where ["42P04", "23505"].contains(error.serverInfo?[.sqlState]) {
+            // duplicate_database, or the catalogue's unique name index: another server created it meanwhile.
         } catch {
             throw ServiceError.storeUnavailable("The database '\(name)' does not exist and creating it failed: \(describe(error))")
         }
