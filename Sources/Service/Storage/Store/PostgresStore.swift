@@ -89,7 +89,7 @@ final class PostgresStore: Store, @unchecked Sendable {
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T {
         try await run { connection in
-            try connection.transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ", body)
+            try connection.transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ", readOnly: true, body)
         }
     }
 
@@ -158,18 +158,38 @@ final class PostgresConnectionBridge: StoreConnection {
         self.logger = logger
     }
 
-    func transaction<T>(begin: String, _ body: (PostgresConnectionBridge) throws -> T) throws -> T {
+    /// `begin` is sent without waiting for its answer: the connection answers in order, so the first statement of
+    /// `body` waits for both (one round trip fewer). A read's COMMIT is not waited for either (a read-only
+    /// transaction has nothing to fail on; the connection's next user queues behind it).
+    func transaction<T>(begin: String, readOnly: Bool = false, _ body: (PostgresConnectionBridge) throws -> T) throws -> T {
         pending = nil
-        try executeScript(begin)
+        began = connection.query(PostgresQuery(unsafeSQL: begin), logger: logger)
         do {
             let result = try body(self)
             try flush()
-            try executeScript("COMMIT")
+            if readOnly && began == nil {
+                _ = connection.query(PostgresQuery(unsafeSQL: "COMMIT"), logger: logger)
+            } else {
+                try executeScript("COMMIT")
+            }
             return result
         } catch {
             pending = nil
             try? executeScript("ROLLBACK")
             throw error
+        }
+    }
+
+    /// The answer to a BEGIN sent and not yet waited for.
+    private var began: EventLoopFuture<PostgresQueryResult>?
+
+    private func awaitBegin() throws {
+        guard let future = began else { return }
+        began = nil
+        do {
+            _ = try future.wait()
+        } catch {
+            throw ServiceError.internal("PostgreSQL: \(PostgresStore.describe(error)) in: BEGIN")
         }
     }
 
@@ -217,8 +237,10 @@ final class PostgresConnectionBridge: StoreConnection {
             }
         }
         let query = PostgresQuery(unsafeSQL: PostgresPlaceholders.numbered(sql.text), binds: bindings)
+        let answer = connection.query(query, logger: logger)
+        try awaitBegin()
         do {
-            return try connection.query(query, logger: logger).wait()
+            return try answer.wait()
         } catch {
             throw ServiceError.internal("PostgreSQL: \(PostgresStore.describe(error)) in: \(sql.text)")
         }
@@ -258,6 +280,7 @@ final class PostgresConnectionBridge: StoreConnection {
     /// (PostgresNIO sends every query as a prepared statement, which holds one command).
     func executeScript(_ text: String) throws {
         try flush()
+        try awaitBegin()
         for statement in text.split(separator: ";") where !statement.allSatisfy(\.isWhitespace) {
             do {
                 _ = try connection.query(PostgresQuery(unsafeSQL: String(statement)), logger: logger).wait()
