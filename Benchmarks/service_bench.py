@@ -13,6 +13,12 @@ Subcommands:
   raw-query   DB SERVICE N PAGES   (a) raw: the service's page SELECT in Python's sqlite3
   raw-edits   DB SERVICE TOTAL BATCH   (b) raw: the rows (b) wrote, inserted again in BATCH-row transactions
   raw-version DB SMALL LARGE RUNS  (c) raw: one version row inserted per transaction, each database
+PostgreSQL (`--postgres`; psql and pgbench, from PATH or /usr/lib/postgresql/*/bin):
+  pg-url      URL DATABASE         URL with its database replaced by DATABASE (query string kept)
+  pg-grow     URL SERVICE ROWS     as `grow`, in SQL in the URL's database (then VACUUM ANALYZE)
+  pg-raw-query   URL SERVICE N PAGES   (a) raw: the service's page SELECTs with pgbench, one client, prepared
+  pg-raw-edits   URL SERVICE TOTAL BATCH   (b) raw: as raw-edits, statements sent by psql, two per row
+  pg-raw-version SURL LURL RUNS    (c) raw: as raw-version, with pgbench, one client
 
 Each measuring subcommand prints one line of numbers on standard output; progress goes to standard error.
 """
@@ -24,6 +30,8 @@ import re
 import shutil
 import sqlite3
 import statistics
+import subprocess
+import tempfile
 import sys
 import time
 import urllib.parse
@@ -352,10 +360,236 @@ def cmd_raw_version(small_path, large_path, runs):
     print(f"{result[0]:.4f} {result[1]:.4f}")
 
 
+# --- PostgreSQL -----------------------------------------------------------------------------------------------
+
+def pg_tool(name):
+    """psql or pgbench: from PATH, else the newest /usr/lib/postgresql/*/bin (Debian puts pgbench only there)."""
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = []
+    if os.path.isdir("/usr/lib/postgresql"):
+        for version in os.listdir("/usr/lib/postgresql"):
+            path = os.path.join("/usr/lib/postgresql", version, "bin", name)
+            if os.access(path, os.X_OK):
+                candidates.append((int(version) if version.isdigit() else 0, path))
+    if not candidates:
+        sys.exit(f"service_bench.py: {name} not found (PATH, /usr/lib/postgresql/*/bin); install PostgreSQL's client programs")
+    return max(candidates)[1]
+
+
+def pg_url(url, database):
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("postgres", "postgresql"):
+        sys.exit(f"service_bench.py: '{url}' is not a postgres:// URL")
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, "/" + database, parts.query, ""))
+
+
+def psql(url, sql=None, file=None):
+    """Runs SQL (text, or a file) with psql, stops at the first error; answers its unaligned output."""
+    command = [pg_tool("psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", url]
+    command += ["-f", file] if file else ["-c", sql]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"service_bench.py: psql failed: {result.stderr.strip()[:2000]}")
+    return result.stdout
+
+
+def pg_layer_key(url, service, layer_id=0):
+    key = psql(url, f"SELECT key FROM layer WHERE service = '{service}' AND layerId = {layer_id}").strip()
+    if not key:
+        sys.exit(f"service_bench.py: no layer {layer_id} of {service} in {url}")
+    return int(key)
+
+
+def cmd_pg_url(url, database):
+    print(pg_url(url, database))
+
+
+def cmd_pg_grow(url, service, rows):
+    rows = int(rows)
+    key = pg_layer_key(url, service)
+    count, top = (int(v) for v in psql(url, f"SELECT count(*), coalesce(max(objectId), 0) FROM head WHERE layerKey = {key} "
+                                            "AND branch = 0 AND isDelete = 0").strip().split("|"))
+    if count == 0:
+        sys.exit(f"service_bench.py: layer 0 of {service} is empty; nothing to copy")
+    missing = rows - count
+    if missing <= 0:
+        say(f"{service} already holds {count} rows")
+        return
+    start_id = top + 1
+    begin = time.perf_counter()
+    # The same rows as `grow` writes in SQLite: the live rows of DEFAULT copied in object id order (so the new
+    # rows' ids follow their object ids, as the row-by-row inserts of SQLite's grow make them), each with a new
+    # object id and global id, in its column and in its attribute text; a head entry for each; the layer's
+    # object id counter after them. One transaction.
+    psql(url, f"""
+        BEGIN;
+        CREATE TEMP TABLE template ON COMMIT DROP AS
+            SELECT (row_number() OVER (ORDER BY h.objectId) - 1) AS n, r.branch, r.moment, r.isDelete, r.attributes, r.geometry,
+                   r.minX, r.minY, r.maxX, r.maxY
+            FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = {key} AND h.branch = 0 AND h.isDelete = 0;
+        INSERT INTO featureRow (layerKey, objectId, globalId, branch, moment, isDelete, attributes, geometry, minX, minY, maxX, maxY)
+            SELECT {key}, g.objectId, g.globalId, t.branch, t.moment, t.isDelete,
+                   regexp_replace(regexp_replace(t.attributes, '"objectid":\\d+', '"objectid":' || g.objectId),
+                                  '"globalid":"\\{{[0-9A-F-]+\\}}"', '"globalid":"' || g.globalId || '"'),
+                   t.geometry, t.minX, t.minY, t.maxX, t.maxY
+            FROM (SELECT s AS n, {start_id} + s AS objectId, '{{' || upper(gen_random_uuid()::text) || '}}' AS globalId
+                  FROM generate_series(0, {missing - 1}) s) g
+            JOIN template t ON t.n = g.n % {count}
+            ORDER BY g.objectId;
+        INSERT INTO head (layerKey, branch, objectId, moment, isDelete, rowId)
+            SELECT layerKey, branch, objectId, moment, isDelete, id FROM featureRow WHERE layerKey = {key} AND objectId >= {start_id};
+        UPDATE layer SET nextObjectId = {start_id + missing} WHERE key = {key};
+        COMMIT;
+        """)
+    grown = time.perf_counter() - begin
+    psql(url, "VACUUM (ANALYZE)")
+    count = int(psql(url, f"SELECT count(*) FROM head WHERE layerKey = {key} AND branch = 0 AND isDelete = 0").strip())
+    sample = psql(url, f"SELECT r.objectId, r.globalId, r.attributes FROM head h JOIN featureRow r ON r.id = h.rowId "
+                       f"WHERE h.layerKey = {key} AND h.branch = 0 AND h.objectId = {start_id + missing - 1}").strip().split("|", 2)
+    if f'"objectid":{sample[0]},' not in sample[2] and f'"objectid":{sample[0]}}}' not in sample[2] or f'"globalid":"{sample[1]}"' not in sample[2]:
+        sys.exit(f"service_bench.py: the last grown row's attributes do not carry its ids: {sample}")
+    say(f"{service}: grew layer 0 to {count} rows in {grown:.1f} s (then VACUUM ANALYZE, {time.perf_counter() - begin - grown:.1f} s)")
+    if count != rows:
+        sys.exit(f"service_bench.py: expected {rows} rows, found {count}")
+
+
+def pgbench(url, script, transactions, workdir):
+    """Runs a pgbench script file with one client, prepared statements; answers (transactions/s, latencies in s)."""
+    result = subprocess.run([pg_tool("pgbench"), "-n", "-M", "prepared", "-c", "1", "-t", str(transactions), "-f", script,
+                             "--log", "--log-prefix", os.path.join(workdir, "pgbench"), url],
+                            capture_output=True, text=True, cwd=workdir)
+    if result.returncode != 0:
+        sys.exit(f"service_bench.py: pgbench failed: {(result.stderr + result.stdout).strip()[-2000:]}")
+    match = re.search(r"tps = ([0-9.]+) \(without initial connection time\)", result.stdout)
+    if not match:
+        sys.exit(f"service_bench.py: no tps line in pgbench's output: {result.stdout[-1000:]}")
+    latencies = []
+    for name in os.listdir(workdir):
+        if name.startswith("pgbench."):
+            with open(os.path.join(workdir, name)) as f:
+                latencies += [int(line.split()[2]) / 1e6 for line in f if line.strip()]
+            os.remove(os.path.join(workdir, name))
+    if len(latencies) != transactions:
+        sys.exit(f"service_bench.py: pgbench logged {len(latencies)} transactions, {transactions} expected")
+    return float(match.group(1)), latencies
+
+
+def cmd_pg_raw_query(url, service, n, pages):
+    n, pages = int(n), int(pages)
+    key = pg_layer_key(url, service)
+    count, low, high = (int(v) for v in psql(url, f"SELECT count(*), min(objectId), max(objectId) FROM head WHERE layerKey = {key} "
+                                                 "AND branch = 0 AND isDelete = 0").strip().split("|"))
+    # The object id at an offset is low + offset when the live ids are consecutive (as loaded): the anchor
+    # PageAnchors finds in its list.
+    if count < n or high - low + 1 != count:
+        sys.exit(f"service_bench.py: {service}: {count} live ids from {low} to {high}; {n} consecutive ids expected")
+    columns = "SELECT r.attributes, r.geometry, r.minX, r.minY, r.maxX, r.maxY "
+    head = f"h.layerKey = {key} AND h.branch = 0 AND h.isDelete = 0"
+    # The SELECTs of Query.swift for an unfiltered page of DEFAULT (as raw-query), at offsets drawn at random
+    # over the layer (pgbench has no request counter for the wrk script's sequence).
+    script = f"""\\set offset random(0, {n - 100})
+\\set anchor {low} + :offset
+\\if :offset >= 2000
+{columns}FROM head h JOIN featureRow r ON r.id = h.rowId WHERE {head} AND h.objectId >= :anchor ORDER BY h.objectId LIMIT 101;
+\\elif :offset = 0
+{columns}FROM head h JOIN featureRow r ON r.id = h.rowId WHERE {head} ORDER BY h.objectId LIMIT 101;
+\\else
+{columns}FROM featureRow r WHERE r.id IN (SELECT h.rowId FROM head h WHERE {head} ORDER BY h.objectId LIMIT 101 OFFSET :offset) ORDER BY r.objectId;
+\\endif
+"""
+    with tempfile.TemporaryDirectory() as workdir:
+        path = os.path.join(workdir, "query.sql")
+        with open(path, "w") as f:
+            f.write(script)
+        pgbench(url, path, 50, workdir)  # warm-up
+        tps, latencies = pgbench(url, path, pages, workdir)
+    latencies.sort()
+    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
+    print(f"{tps:.1f} {p99 * 1000:.3f}")
+
+
+def pg_literal(value):
+    if value is None:
+        return "NULL"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def cmd_pg_raw_edits(url, service, total, batch):
+    total, batch = int(total), int(batch)
+    key = pg_layer_key(url, service)
+    # The rows (b) wrote through the service, inserted again (new object ids and global ids) the way RowStore
+    # writes them: the featureRow insert (RETURNING id), then the head upsert; BATCH rows per transaction.
+    # psql sends each statement and waits for its answer, as the service does.
+    out = psql(url, f"COPY (SELECT attributes, geometry, minX, minY, maxX, maxY FROM featureRow WHERE layerKey = {key} AND branch = 0 "
+                    f"ORDER BY id DESC LIMIT {total}) TO STDOUT WITH (FORMAT csv)")
+    import csv, io
+    rows = list(csv.reader(io.StringIO(out)))
+    rows.reverse()
+    if len(rows) != total:
+        sys.exit(f"service_bench.py: {len(rows)} rows to copy, {total} expected")
+    next_id = int(psql(url, f"SELECT greatest((SELECT nextObjectId FROM layer WHERE key = {key}), "
+                            f"(SELECT max(objectId) + 1 FROM head WHERE layerKey = {key}))").strip()) + 1_000_000
+    moment = int(time.time() * 1000) + 10_000_000
+    number = lambda text: "NULL" if text == "" else repr(float(text))
+    lines = ["SELECT extract(epoch FROM clock_timestamp());"]
+    for b in range(0, len(rows), batch):
+        moment += 1
+        lines.append("BEGIN;")
+        for attributes, geometry, minX, minY, maxX, maxY in rows[b:b + batch]:
+            lines.append(
+                "INSERT INTO featureRow (layerKey, objectId, globalId, branch, moment, isDelete, attributes, geometry, minX, minY, maxX, maxY) "
+                f"VALUES ({key}, {next_id}, {pg_literal(guid())}, 0, {moment}, 0, {pg_literal(attributes)}, "
+                f"{pg_literal(geometry) if geometry else 'NULL'}, {number(minX)}, {number(minY)}, {number(maxX)}, {number(maxY)}) "
+                "ON CONFLICT (layerKey, branch, objectId, moment) DO UPDATE SET globalId = excluded.globalId RETURNING id \\gset")
+            lines.append(f"INSERT INTO head (layerKey, branch, objectId, moment, isDelete, rowId) VALUES ({key}, 0, {next_id}, {moment}, 0, :id) "
+                         "ON CONFLICT (layerKey, branch, objectId) DO UPDATE SET moment = excluded.moment, isDelete = excluded.isDelete, rowId = excluded.rowId;")
+            next_id += 1
+        lines.append("COMMIT;")
+    lines.append("SELECT extract(epoch FROM clock_timestamp());")
+    with tempfile.TemporaryDirectory() as workdir:
+        path = os.path.join(workdir, "edits.sql")
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        stamps = [float(v) for v in psql(url, file=path).split()]
+    print(f"{stamps[-1] - stamps[0]:.6f} {len(rows)}")
+
+
+def cmd_pg_raw_version(small_url, large_url, runs):
+    runs = int(runs)
+    urls = (small_url, large_url)
+    times = {url: [] for url in urls}
+    with tempfile.TemporaryDirectory() as workdir:
+        scripts = {}
+        for url in urls:
+            service = psql(url, "SELECT name FROM service ORDER BY name LIMIT 1").strip()
+            tag = uuid.uuid4().hex[:8]
+            scripts[url] = os.path.join(workdir, f"version-{len(scripts)}.sql")
+            with open(scripts[url], "w") as f:
+                f.write(f"""BEGIN;
+SELECT coalesce(max(branch), 0) + 1 AS branch FROM version \\gset
+INSERT INTO version (service, branch, guid, owner, name, qualifiedName, access, description, ancestorMoment, baseMoment, createdDate, modifiedDate) VALUES ('{service}', :branch, '{tag}-' || :branch, 'bench', 'raw{tag}' || :branch, 'bench.raw{tag}' || :branch, 'private', '', 0, 0, 0, 0);
+COMMIT;
+""")
+            pgbench(url, scripts[url], 3, workdir)  # warm-up, untimed
+        # In turns, a quarter of the runs at a time, as `versions` alternates its two servers.
+        done = 0
+        while done < runs:
+            chunk = min(max(1, runs // 4), runs - done)
+            for url in (urls if (done // max(1, runs // 4)) % 2 == 0 else urls[::-1]):
+                times[url] += pgbench(url, scripts[url], chunk, workdir)[1]
+            done += chunk
+    print(f"{statistics.median(times[small_url]) * 1000:.4f} {statistics.median(times[large_url]) * 1000:.4f}")
+
 def main(argv):
     commands = {
         "folders": cmd_folders, "grow": cmd_grow, "check": cmd_check, "edits": cmd_edits, "versions": cmd_versions,
         "raw-query": cmd_raw_query, "raw-edits": cmd_raw_edits, "raw-version": cmd_raw_version,
+        "pg-url": cmd_pg_url, "pg-grow": cmd_pg_grow, "pg-raw-query": cmd_pg_raw_query, "pg-raw-edits": cmd_pg_raw_edits,
+        "pg-raw-version": cmd_pg_raw_version,
     }
     if len(argv) < 2 or argv[1] not in commands:
         sys.exit(__doc__)
