@@ -1,8 +1,7 @@
 import GRDB
 
-/// The replica tables in SQLite (schema migration "v2: replicas", `Schema.migrator`), in GRDB's table language;
-/// and the replica records' GRDB conformances, for code not yet on the `Store` seam. The rest of the replica
-/// code reads and writes through `StoreConnection`.
+/// The replica tables in SQLite (schema migration "v2: replicas", `Schema.migrator`), in GRDB's table language
+/// (PostgreSQL's are in `PostgresSchema`). The replica code reads and writes through `StoreConnection`.
 extension ReplicaStore {
     static func createTables(_ db: Database) throws {
         try db.create(table: "replica") { t in
@@ -38,12 +37,4 @@ extension ReplicaStore {
             t.primaryKey(["layerKey", "branch", "objectId", "rowMoment"])
         }
     }
-}
-
-extension ReplicaRecord: FetchableRecord, PersistableRecord {
-    static let databaseTableName = "replica"
-}
-
-extension ReplicaGenerationRecord: FetchableRecord, PersistableRecord {
-    static let databaseTableName = "replicaGeneration"
 }
