@@ -51,8 +51,8 @@ class ServiceFailure(Exception):
 
 # --- HTTP ---------------------------------------------------------------------------------------------
 
-def request(port, path, params, timeout=60.0, method="POST"):
-    """Sends a form-encoded request and answers the decoded JSON body."""
+def send(port, path, params, timeout=60.0, method="POST"):
+    """Sends a form-encoded request; answers (HTTP status, the body's bytes)."""
     body = urllib.parse.urlencode(params)
     connection = http.client.HTTPConnection(HOST, port, timeout=timeout)
     try:
@@ -61,12 +61,26 @@ def request(port, path, params, timeout=60.0, method="POST"):
         else:
             connection.request("GET", f"{path}?{body}")
         response = connection.getresponse()
-        data = response.read()
-        if response.status != 200:
-            raise ServiceFailure(f"HTTP {response.status} on {path}: {data[:300]!r}")
-        return json.loads(data)
+        return response.status, response.read()
     finally:
         connection.close()
+
+
+def request(port, path, params, timeout=60.0, method="POST"):
+    """Sends a form-encoded request and answers the decoded JSON body (an HTTP error raises)."""
+    status, data = send(port, path, params, timeout=timeout, method=method)
+    if status != 200:
+        raise ServiceFailure(f"HTTP {status} on {path}: {data[:300]!r}")
+    return json.loads(data)
+
+
+def raw_request(port, path, params, method="POST", timeout=60.0):
+    """(HTTP status, decoded JSON or the text) without raising on a non-200 answer."""
+    status, data = send(port, path, params, timeout=timeout, method=method)
+    try:
+        return status, json.loads(data)
+    except ValueError:
+        return status, data[:300].decode(errors="replace")
 
 
 def sign_in(port, username, password):

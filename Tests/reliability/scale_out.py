@@ -26,25 +26,6 @@ from crews import crews_round, write_crew_users
 PASSWORD = SAMPLE_EDITOR_PASSWORD
 
 
-def raw_request(port, path, params, method="POST", timeout=60.0):
-    """(HTTP status, decoded JSON or the text) without raising on a non-200 answer."""
-    body = urllib.parse.urlencode(params)
-    connection = http.client.HTTPConnection(HOST, port, timeout=timeout)
-    try:
-        if method == "POST":
-            connection.request("POST", path, body=body, headers={"Content-Type": "application/x-www-form-urlencoded"})
-        else:
-            connection.request("GET", f"{path}?{body}")
-        response = connection.getresponse()
-        data = response.read()
-        try:
-            return response.status, json.loads(data)
-        except ValueError:
-            return response.status, data[:300].decode(errors="replace")
-    finally:
-        connection.close()
-
-
 def refused(status, answer):
     """True for an ArcGIS refusal: an error object or success false (whatever the HTTP status, not 5xx)."""
     return status < 500 and isinstance(answer, dict) and ("error" in answer or answer.get("success") is False)
