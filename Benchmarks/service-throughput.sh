@@ -141,6 +141,19 @@ PY
 }
 
 # wrk_run DURATION [PORT]: the paged queries of (a) against the server at PORT (default: the last started).
+# (a): a warm-up and a measured wrk run of paged queries against $port; sets a_requests, a_seconds, a_rps, a_p50,
+# a_p99 (and stops the script when a reply was bad: not a valid measurement).
+measure_paged_query() {
+    local a_bad a_errors
+    say "(a) warm-up: wrk -t1 -c$connections -d3s ..."
+    wrk_run 3s > "$work/wrk-warm.txt" 2>&1 || { cat "$work/wrk-warm.txt" >&2; die "wrk failed"; }
+    say "(a) wrk -t1 -c$connections -d${seconds}s --latency -s Benchmarks/service-paged-query.lua ..."
+    wrk_run "${seconds}s" > "$work/wrk.txt" 2>&1 || { cat "$work/wrk.txt" >&2; die "wrk failed"; }
+    cat "$work/wrk.txt" >&2
+    read -r _ a_requests a_seconds a_rps a_p50 a_p99 a_bad a_errors <<< "$(grep '^WRK ' "$work/wrk.txt")" || die "no result line from wrk"
+    (( a_bad == 0 && a_errors == 0 )) || die "(a) $a_bad bad replies and $a_errors socket errors out of $a_requests: not a valid measurement"
+}
+
 # (c): checks that $small_base and $large_base serve $small_rows and $large_rows rows, then creates
 # $version_runs versions on each in turns; sets c_small_ms and c_large_ms (medians).
 measure_versions() {
@@ -283,13 +296,7 @@ if [[ -n "$postgres" ]]; then
     port_one="$port"
     query_path="/arcgis/rest/services/Bench100k/FeatureServer/0/query"
     python3 Benchmarks/service_bench.py check "$query_base" Bench100k "$query_rows" || die "the paged query check failed"
-    say "(a) warm-up: wrk -t1 -c$connections -d3s ..."
-    wrk_run 3s > "$work/wrk-warm.txt" 2>&1 || { cat "$work/wrk-warm.txt" >&2; die "wrk failed"; }
-    say "(a) wrk -t1 -c$connections -d${seconds}s --latency -s Benchmarks/service-paged-query.lua ..."
-    wrk_run "${seconds}s" > "$work/wrk.txt" 2>&1 || { cat "$work/wrk.txt" >&2; die "wrk failed"; }
-    cat "$work/wrk.txt" >&2
-    read -r _ a_requests a_seconds a_rps a_p50 a_p99 a_bad a_errors <<< "$(grep '^WRK ' "$work/wrk.txt")" || die "no result line from wrk"
-    (( a_bad == 0 && a_errors == 0 )) || die "(a) $a_bad bad replies and $a_errors socket errors out of $a_requests: not a valid measurement"
+    measure_paged_query
     say "(a) raw PostgreSQL: the same page SELECTs, 2,000 pages at random offsets, pgbench, one client ..."
     read -r raw_a_qps raw_a_p99 <<< "$(python3 Benchmarks/service_bench.py pg-raw-query "$(pg_url bench_100k_run)" Bench100k "$query_rows" 2000)" \
         || die "(a) raw PostgreSQL failed"
@@ -435,13 +442,7 @@ query_base="$base"
 query_path="/arcgis/rest/services/Bench100k/FeatureServer/0/query"
 python3 Benchmarks/service_bench.py check "$query_base" Bench100k "$query_rows" || die "the paged query check failed"
 
-say "(a) warm-up: wrk -t1 -c$connections -d3s ..."
-wrk_run 3s > "$work/wrk-warm.txt" 2>&1 || { cat "$work/wrk-warm.txt" >&2; die "wrk failed"; }
-say "(a) wrk -t1 -c$connections -d${seconds}s --latency -s Benchmarks/service-paged-query.lua ..."
-wrk_run "${seconds}s" > "$work/wrk.txt" 2>&1 || { cat "$work/wrk.txt" >&2; die "wrk failed"; }
-cat "$work/wrk.txt" >&2
-read -r _ a_requests a_seconds a_rps a_p50 a_p99 a_bad a_errors <<< "$(grep '^WRK ' "$work/wrk.txt")" || die "no result line from wrk"
-(( a_bad == 0 && a_errors == 0 )) || die "(a) $a_bad bad replies and $a_errors socket errors out of $a_requests: not a valid measurement"
+measure_paged_query
 say "(a) raw SQLite: the same page SELECT, same offsets, 2,000 pages, one connection ..."
 read -r raw_a_qps raw_a_p99 <<< "$(python3 Benchmarks/service_bench.py raw-query "$run/Bench100k.sqlite" Bench100k "$query_rows" 2000)" \
     || die "(a) raw SQLite failed"
