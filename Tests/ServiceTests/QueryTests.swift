@@ -288,6 +288,38 @@ extension DeepPagingTests {
     }
 }
 
+extension ShortReadTests {
+    /// A short read sees every change before it, whichever way the store reads it (on PostgreSQL, one statement
+    /// that checks DEFAULT's access and the layer's cached object ids itself): a deep page after a delete starts
+    /// one feature later; DEFAULT made private is gone for anonymous callers and still read by an administrator.
+    @Test func shortReadsSeeDeletesAndDefaultAccessAtOnce() async throws {
+        let n = PageAnchors.threshold + 300
+        let folder = try ScaleProbe.folder(count: n)
+        defer { try? FileManager.default.removeItem(atPath: (folder as NSString).deletingLastPathComponent) }
+        let core = try await ServiceCore.open(Fixtures.configuration(.init(sampleFolders: [folder], usersFile: Fixtures.usersFile)))
+        let admin = try await core.signIn(username: "admin", password: "sample-admin")
+        func page(_ offset: Int, as caller: Caller = .anonymous) async throws -> [Int64] {
+            let text = try await core.queryText(service: "DamageAssessment", layer: 0, QueryParameters(resultOffset: offset, resultRecordCount: 3), as: caller)
+            let object = try JSONSerialization.jsonObject(with: Data(text)) as? [String: Any]
+            let features = object?["features"] as? [[String: Any]] ?? []
+            return features.compactMap { (($0["attributes"] as? [String: Any])?["objectid"] as? NSNumber)?.int64Value }
+        }
+        let deep = PageAnchors.threshold + 100
+        #expect(try await page(deep) == [Int64(deep + 1), Int64(deep + 2), Int64(deep + 3)])
+        #expect(try await page(deep) == [Int64(deep + 1), Int64(deep + 2), Int64(deep + 3)])
+        _ = try await core.applyEdits(service: "DamageAssessment", layer: 0, LayerEdits(deletes: [5]), as: admin)
+        #expect(try await page(deep) == [Int64(deep + 2), Int64(deep + 3), Int64(deep + 4)])
+        #expect(try await page(10) == [12, 13, 14])
+
+        _ = try await core.alterVersion(service: "DamageAssessment", version: "sde.DEFAULT", accessPermission: "private", as: admin)
+        await expectServiceError(404) { _ = try await page(10) }
+        await expectServiceError(404) { _ = try await page(deep) }
+        #expect(try await page(deep, as: admin) == [Int64(deep + 2), Int64(deep + 3), Int64(deep + 4)])
+        _ = try await core.alterVersion(service: "DamageAssessment", version: "sde.DEFAULT", accessPermission: "public", as: admin)
+        #expect(try await page(10) == [12, 13, 14])
+    }
+}
+
 @Suite struct WhereLimitsTests {
     @Test func pathologicalClausesAreRefusedNotCrashed() async throws {
         let core = try await Fixtures.core()

@@ -11,6 +11,17 @@ final class PageAnchors: @unchecked Sendable {
     /// Offsets below this are cheaper to walk than to look up.
     static let threshold = 2_000
 
+    /// The object id at `offset` as of the moment its layer's ids were cached, without reading the store; nil when
+    /// they are not cached or `offset` is past them. Whoever uses it checks, in the same statement, that the
+    /// layer's `defaultMoment` is still `moment`.
+    func cachedObjectId(layerKey: Int64, offset: Int) -> (moment: Int64, objectId: Int64)? {
+        lock.lock()
+        let cached = entries[layerKey]
+        lock.unlock()
+        guard let cached, offset < cached.ids.count else { return nil }
+        return (cached.moment, cached.ids[offset])
+    }
+
     /// The object id at `offset` among the live objects of DEFAULT (nil past the end).
     func objectId(_ db: any StoreConnection, layerKey: Int64, offset: Int) throws -> Int64?? {
         guard let moment = try db.fetchValue("SELECT defaultMoment FROM layer WHERE key = \(layerKey)", as: Int64.self) else {

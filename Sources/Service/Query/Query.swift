@@ -25,9 +25,10 @@ extension ServiceCore {
     ///
     /// A short read (`QueryPlan.isShortRead`: a page of DEFAULT without filter or order) is made synchronously on
     /// the calling task's thread when the store is SQLite, without the hop to GRDB's reader queue and back (fewer
-    /// thread hand-offs, a shorter answer time); call it from the concurrency pool, never from an event loop. Any
-    /// other query is read through the store's asynchronous read, so that a long one does not hold one of the
-    /// pool's few threads.
+    /// thread hand-offs, a shorter answer time); call it from the concurrency pool, never from an event loop. With
+    /// PostgreSQL it is first tried as one statement without a transaction (`runSingleStatement`). Any other query
+    /// is read through the store's asynchronous read, so that a long one does not hold one of the pool's few
+    /// threads.
     public func queryText(service name: String, layer layerId: Int, _ parameters: QueryParameters, as caller: Caller) async throws -> [UInt8] {
         let query = try prepareQuery(service: name, layer: layerId, parameters, as: caller)
         let read: @Sendable (any StoreConnection) throws -> QueryPlan.TextAnswer = { db in
@@ -36,6 +37,11 @@ extension ServiceCore {
         let answer: QueryPlan.TextAnswer
         if query.plan.isShortRead, let sqlite = database as? SQLiteStore {
             answer = try sqlite.readHere(read)
+        } else if query.plan.isShortRead, let postgres = database as? PostgresStore,
+                  let bytes = try await postgres.readStatements({ db in
+                      try query.plan.runSingleStatement(db, service: query.service.name, policy: query.policy, anchors: query.anchors)
+                  }) {
+            return bytes
         } else {
             answer = try await database.read(read)
         }
@@ -251,6 +257,11 @@ struct QueryPlan {
         case .answer(let answer): return .response(answer)
         case .page(let p): page = p
         }
+        return .bytes(try pageText(db, page).bytes)
+    }
+
+    /// The feature set of `page` as Esri JSON bytes (see `runText`), and how many features it holds.
+    func pageText(_ db: any StoreConnection, _ page: Page) throws -> (bytes: [UInt8], count: Int) {
         let spatialReference = layer.isTable ? nil : outReference
         let entry = layer.answerHeads.entry(AnswerHeads.Key(outFields: outFields, spatialReference: spatialReference)) {
             var head: [UInt8] = []
@@ -296,7 +307,7 @@ struct QueryPlan {
         }
         FeatureSetText.appendTail(exceededTransferLimit: exceeded ? true : nil, to: &out)
         if count > 0 { layer.answerHeads.featureSize = (out.count - entry.head.count) / count + 1 }
-        return .bytes(out)
+        return (out, count)
     }
 
     /// The geometry of the statement's current row (columns 1 to 5), as `decodedFeature` reads it.
@@ -362,32 +373,17 @@ struct QueryPlan {
             return .answer(.ids(ObjectIdSet(objectIdFieldName: layer.objectIdField, objectIds: ids)))
         }
 
-        let cap = layer.maxRecordCount
-        let limit = max(0, min(parameters.resultRecordCount ?? cap, cap))
-        let offset = max(0, parameters.resultOffset ?? 0)
-        let withGeometry = parameters.returnGeometry && !layer.isTable
-        // The envelope columns let a point be read without parsing its text (`RowStore.storedPoint`).
-        let select: StoreSQL = withGeometry ? "SELECT r.attributes, r.geometry, r.minX, r.minY, r.maxX, r.maxY" : "SELECT r.attributes, NULL, NULL, NULL, NULL, NULL"
+        let shape = pageShape
+        let (select, limit, offset) = (shape.select, shape.limit, shape.offset)
         let defaultOrder = orderTerms.isEmpty
         let page: StoreSQL
         if unfiltered && defaultOrder {
             // Walk the head index in object id order, skip `offset` entries without touching the rows, then
             // fetch only the page's rows.
             if offset >= PageAnchors.threshold, let anchors, case .some(let anchor) = try anchors.objectId(db, layerKey: layer.key, offset: offset) {
-                // The object id at the offset is known: start there, each head entry joined to its row in the head
-                // index's order (no OFFSET to skip, so no row is touched that is not answered; and no sort: with
-                // `r.id IN (...) ORDER BY r.objectId` SQLite copied the page's rows into a temporary B-tree).
-                page = """
-                    \(select) FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = \(layer.key) AND h.branch = 0 \
-                    AND h.isDelete = 0 AND h.objectId >= \(anchor ?? Int64.max) ORDER BY h.objectId LIMIT \(limit + 1)
-                    """
-            } else if offset == 0 {
-                page = """
-                    \(select) FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = \(layer.key) AND h.branch = 0 \
-                    AND h.isDelete = 0 ORDER BY h.objectId LIMIT \(limit + 1)
-                    """
+                page = unfilteredPage(shape, from: anchor ?? Int64.max)
             } else {
-                page = "\(select) FROM featureRow r WHERE r.id IN (SELECT h.rowId \(headOnly) ORDER BY h.objectId LIMIT \(limit + 1) OFFSET \(offset)) ORDER BY r.objectId"
+                page = unfilteredPage(shape, from: nil)
             }
         } else if view.branch != 0 && defaultOrder {
             // A version in object id order: DEFAULT's rows the version does not override and the version's own
@@ -396,14 +392,60 @@ struct QueryPlan {
             let arms = QueryCompiler.versionArms(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged)
             page = """
                 \(select), h0.objectId AS oid \(arms.fromDefault)\(terms) UNION ALL \
-                \(select), hv2.objectId AS oid \(arms.fromVersion)\(terms) ORDER BY oid LIMIT \(limit + 1) OFFSET \(offset)
+                \(select), hv2.objectId AS oid \(arms.fromVersion)\(terms) ORDER BY oid LIMIT \(raw: String(limit + 1)) OFFSET \(offset)
                 """
         } else {
             // In DEFAULT the head's primary key gives object id order without a sort.
             let ordering: StoreSQL = defaultOrder && view.branch == 0 ? "h.objectId" : order
-            page = "\(select) \(source) ORDER BY \(ordering) LIMIT \(limit + 1) OFFSET \(offset)"
+            page = "\(select) \(source) ORDER BY \(ordering) LIMIT \(raw: String(limit + 1)) OFFSET \(offset)"
         }
-        return .page(Page(sql: page, limit: limit, withGeometry: withGeometry))
+        return .page(Page(sql: page, limit: limit, withGeometry: shape.withGeometry))
+    }
+
+    /// What a page of features reads: its columns, at most how many rows, from which offset.
+    struct PageShape {
+        var select: StoreSQL
+        var limit: Int
+        var offset: Int
+        var withGeometry: Bool
+    }
+
+    var pageShape: PageShape {
+        let cap = layer.maxRecordCount
+        let withGeometry = parameters.returnGeometry && !layer.isTable
+        // The envelope columns let a point be read without parsing its text (`RowStore.storedPoint`).
+        let select: StoreSQL = withGeometry ? "SELECT r.attributes, r.geometry, r.minX, r.minY, r.maxX, r.maxY" : "SELECT r.attributes, NULL, NULL, NULL, NULL, NULL"
+        return PageShape(select: select, limit: max(0, min(parameters.resultRecordCount ?? cap, cap)),
+                         offset: max(0, parameters.resultOffset ?? 0), withGeometry: withGeometry)
+    }
+
+    /// A page of DEFAULT without filter, in object id order: from the object id `start` when it is known (the head
+    /// index walked from there), else `offset` head entries skipped without touching their rows; `checks` are
+    /// `AND ...` terms of the statement's own (`runSingleStatement`).
+    ///
+    /// Page sizes are written into the text (a number this plan computed), not bound: PostgreSQL keeps one generic
+    /// plan for a prepared statement only when its LIMIT is known, and plans a bound one again for every page.
+    func unfilteredPage(_ shape: PageShape, from start: Int64?, checks: StoreSQL = "") -> StoreSQL {
+        let (select, limit, offset) = (shape.select, shape.limit, shape.offset)
+        if let start {
+            // Each head entry joined to its row in the head index's order (no OFFSET to skip, so no row is touched
+            // that is not answered; and no sort: with `r.id IN (...) ORDER BY r.objectId` SQLite copied the page's
+            // rows into a temporary B-tree).
+            return """
+                \(select) FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = \(layer.key) AND h.branch = 0 \
+                AND h.isDelete = 0 AND h.objectId >= \(start)\(checks) ORDER BY h.objectId LIMIT \(raw: String(limit + 1))
+                """
+        }
+        if offset == 0 {
+            return """
+                \(select) FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = \(layer.key) AND h.branch = 0 \
+                AND h.isDelete = 0\(checks) ORDER BY h.objectId LIMIT \(raw: String(limit + 1))
+                """
+        }
+        return """
+            \(select) FROM featureRow r WHERE r.id IN (SELECT h.rowId FROM head h WHERE h.layerKey = \(layer.key) AND h.branch = 0 \
+            AND h.isDelete = 0 ORDER BY h.objectId LIMIT \(raw: String(limit + 1)) OFFSET \(offset))\(checks) ORDER BY r.objectId
+            """
     }
 
     func feature(attributes text: String, geometry: String?, withGeometry: Bool,

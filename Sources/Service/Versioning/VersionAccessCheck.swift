@@ -27,6 +27,12 @@ extension AccessPolicy {
         }
     }
 
+    /// The `access` values under which this caller may view sde.DEFAULT (`canView` of DEFAULT, whose owner is the
+    /// service owner), for a read that checks DEFAULT inside its own statement; nil when any value will do.
+    var defaultViewableAccess: [String]? {
+        isAdministrator || ownsService ? nil : [VersionAccess.public.rawValue, VersionAccess.protected.rawValue]
+    }
+
     func canEdit(_ version: VersionRecord) -> Bool {
         if isOpen { return true }
         guard !caller.isAnonymous else { return false }

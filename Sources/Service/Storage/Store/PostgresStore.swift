@@ -20,13 +20,13 @@ final class PostgresStore: Store, @unchecked Sendable {
 
     let configuration: PostgresConnection.Configuration
     private let threads: NIOThreadPool
-    private let idle: NIOLockedValueBox<[PostgresConnection]>
+    private let idle: NIOLockedValueBox<[PooledConnection]>
     private let logger: Logger
     var dialect: StoreDialect { .postgres }
 
     private init(configuration: PostgresConnection.Configuration, connections: [PostgresConnection], threads: NIOThreadPool, logger: Logger) {
         self.configuration = configuration
-        self.idle = NIOLockedValueBox(connections)
+        self.idle = NIOLockedValueBox(connections.map { PooledConnection(connection: $0) })
         self.threads = threads
         self.logger = logger
     }
@@ -93,6 +93,12 @@ final class PostgresStore: Store, @unchecked Sendable {
         }
     }
 
+    /// A read without a transaction: each statement of `body` sees its own snapshot (for a body of one statement,
+    /// which is then one round trip: `QueryPlan.runSingleStatement`).
+    func readStatements<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T {
+        try await run { connection in try body(connection) }
+    }
+
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T {
         try await run { connection in
             try connection.transaction(begin: "BEGIN") { connection in
@@ -107,14 +113,14 @@ final class PostgresStore: Store, @unchecked Sendable {
             defer { all.removeAll() }
             return all
         }
-        for connection in connections { try? connection.close().wait() }
+        for pooled in connections { try? pooled.connection.close().wait() }
         try? threads.syncShutdownGracefully()
     }
 
     /// A store dropped without `close()` (a finished test, a failed start) closes its connections in the
     /// background: each stays referenced until its close completes.
     deinit {
-        for connection in idle.withLockedValue({ $0 }) where !connection.isClosed {
+        for connection in idle.withLockedValue({ $0 }).map(\.connection) where !connection.isClosed {
             connection.close().whenComplete { _ in _ = connection }
         }
         threads.shutdownGracefully { _ in }
@@ -123,14 +129,15 @@ final class PostgresStore: Store, @unchecked Sendable {
     /// Runs `body` on a pool thread with a connection of its own (reconnecting one the server closed).
     private func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnectionBridge) throws -> T) async throws -> T {
         try await threads.runIfActive { [self] in
-            var connection = idle.withLockedValue { $0.popLast() }
-            if connection == nil || connection!.isClosed {
-                connection = try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration,
-                                                            id: Int.random(in: 1000...Int.max), logger: logger).wait()
+            var pooled = idle.withLockedValue { $0.popLast() }
+            if pooled == nil || pooled!.connection.isClosed {
+                pooled = PooledConnection(connection: try PostgresConnection.connect(
+                    on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration,
+                    id: Int.random(in: 1000...Int.max), logger: logger).wait())
             }
-            let held = connection!
+            let held = pooled!
             defer { idle.withLockedValue { $0.append(held) } }
-            return try body(PostgresConnectionBridge(held, logger: logger))
+            return try body(PostgresConnectionBridge(held.connection, statements: held.statements, logger: logger))
         }
     }
 
@@ -147,14 +154,29 @@ final class PostgresStore: Store, @unchecked Sendable {
     }
 }
 
+/// The rows of a prepared statement's answer, appended on the connection's event loop and read after the answer
+/// completed (the future's completion orders the two).
+private final class RowCollector: @unchecked Sendable {
+    var rows: [PostgresRow] = []
+}
+
+/// A connection of the pool with the statements prepared on it (used by one thread at a time).
+private final class PooledConnection: @unchecked Sendable {
+    let connection: PostgresConnection
+    let statements = PostgresStatements()
+    init(connection: PostgresConnection) { self.connection = connection }
+}
+
 /// One connection inside a `read` / `write`, answering the store's SQL synchronously.
 final class PostgresConnectionBridge: StoreConnection {
     let connection: PostgresConnection
+    let statements: PostgresStatements?
     let logger: Logger
     var dialect: StoreDialect { .postgres }
 
-    init(_ connection: PostgresConnection, logger: Logger) {
+    init(_ connection: PostgresConnection, statements: PostgresStatements? = nil, logger: Logger) {
         self.connection = connection
+        self.statements = statements
         self.logger = logger
     }
 
@@ -220,12 +242,53 @@ final class PostgresConnectionBridge: StoreConnection {
         _ = try send(held.statement(held.rows))
     }
 
-    private func run(_ sql: StoreSQL) throws -> PostgresQueryResult {
+    /// A statement's answer: its rows, and how many rows it returned, inserted, changed or deleted.
+    private struct Answer {
+        var rows: [PostgresRow]
+        var count: Int
+        /// PostgresNIO asks for every answer in binary, but describes a prepared statement's columns as the
+        /// server did before binding (text): its cells are read as binary.
+        var prepared = false
+
+        func cells(_ row: PostgresRow) -> [PostgresCell] {
+            var cells = Array(row)
+            if prepared {
+                for index in cells.indices { cells[index].format = .binary }
+            }
+            return cells
+        }
+    }
+
+    private func run(_ sql: StoreSQL) throws -> Answer {
         try flush()
         return try send(sql)
     }
 
-    private func send(_ sql: StoreSQL) throws -> PostgresQueryResult {
+    /// Sends `sql` and waits for its answer: a query by name when it is prepared on this connection (prepared first
+    /// when it is not yet: `PostgresStatements`), anything else as an unnamed statement.
+    private func send(_ sql: StoreSQL) throws -> Answer {
+        if let statements, PostgresStatements.preparable(sql) {
+            let key = PostgresStatements.key(sql)
+            do {
+                var statement = statements.statement(key)
+                if statement == nil {
+                    let prepared = connection.prepare(query: PostgresStatements.text(key))
+                    try awaitBegin()
+                    statement = try prepared.wait()
+                    statements.add(statement!, for: key)
+                }
+                // The rows arrive on the connection's event loop, one call each, before the answer completes.
+                let collected = RowCollector()
+                let answer = statement!.execute(PostgresStatements.values(sql.arguments)) { row in collected.rows.append(row) }
+                try awaitBegin()
+                try answer.wait()
+                return Answer(rows: collected.rows, count: collected.rows.count, prepared: true)
+            } catch let error as ServiceError {
+                throw error
+            } catch {
+                throw ServiceError.internal("PostgreSQL: \(PostgresStore.describe(error)) in: \(sql.text)")
+            }
+        }
         var bindings = PostgresBindings(capacity: sql.arguments.count)
         for argument in sql.arguments {
             switch argument {
@@ -240,19 +303,21 @@ final class PostgresConnectionBridge: StoreConnection {
         let answer = connection.query(query, logger: logger)
         try awaitBegin()
         do {
-            return try answer.wait()
+            let result = try answer.wait()
+            return Answer(rows: Array(result), count: result.metadata.rows ?? 0)
         } catch {
             throw ServiceError.internal("PostgreSQL: \(PostgresStore.describe(error)) in: \(sql.text)")
         }
     }
 
     @discardableResult
-    func execute(_ sql: StoreSQL) throws -> Int { try run(sql).metadata.rows ?? 0 }
+    func execute(_ sql: StoreSQL) throws -> Int { try run(sql).count }
 
     func insert(_ sql: StoreSQL, returning column: String) throws -> Int64 {
         var returning = sql
         returning.append(StoreSQL(text: " RETURNING \(column)"))
-        guard let row = try run(returning).first, let id = Int64(storeValue: PostgresValues.value(row.makeRandomAccess()[0])) else {
+        let answer = try run(returning)
+        guard let row = answer.rows.first, let id = Int64(storeValue: PostgresValues.value(answer.cells(row)[0])) else {
             throw ServiceError.internal("PostgreSQL answered no \(column) for an insert.")
         }
         return id
@@ -262,8 +327,8 @@ final class PostgresConnectionBridge: StoreConnection {
         let result = try run(sql)
         var rows: [StoreRow] = []
         var names: [String]?
-        for row in result {
-            let cells = Array(row)
+        for row in result.rows {
+            let cells = result.cells(row)
             if names == nil { names = cells.map(\.columnName) }
             rows.append(StoreRow(names: names!, values: cells.map(PostgresValues.value)))
         }
@@ -271,8 +336,9 @@ final class PostgresConnectionBridge: StoreConnection {
     }
 
     func forEach(_ sql: StoreSQL, _ body: (any StoreCursor) throws -> Bool) throws {
-        for row in try run(sql) {
-            guard try body(PostgresCursor(cells: Array(row))) else { break }
+        let answer = try run(sql)
+        for row in answer.rows {
+            guard try body(PostgresCursor(cells: answer.cells(row))) else { break }
         }
     }
 

@@ -43,9 +43,10 @@ enum PostgresValues {
     }
 }
 
-/// `?` → `$1`, `$2`... outside quoted literals, identifiers and comments.
+/// `?` → `$1`, `$2`... outside quoted literals, identifiers and comments; with `casts`, the n-th placeholder is
+/// followed by `casts[n - 1]` (`::int8`, or nothing).
 enum PostgresPlaceholders {
-    static func numbered(_ sql: String) -> String {
+    static func numbered(_ sql: String, casts: [String]? = nil) -> String {
         guard sql.utf8.contains(UInt8(ascii: "?")) else { return sql }
         var out = ""
         out.reserveCapacity(sql.utf8.count + 16)
@@ -64,6 +65,7 @@ enum PostgresPlaceholders {
             case "?":
                 number += 1
                 out += "$\(number)"
+                if let casts, number <= casts.count { out += casts[number - 1] }
             default:
                 out.append(character)
             }
