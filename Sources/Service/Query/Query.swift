@@ -26,7 +26,7 @@ extension ServiceCore {
     /// A short read (`QueryPlan.isShortRead`: a page of DEFAULT without filter or order) is made synchronously on
     /// the calling task's thread when the store is SQLite, without the hop to GRDB's reader queue and back (fewer
     /// thread hand-offs, a shorter answer time); call it from the concurrency pool, never from an event loop. With
-    /// PostgreSQL it is first tried as one statement without a transaction (`runSingleStatement`). Any other query
+    /// PostgreSQL it is first tried as one statement without a transaction (`singleStatementPage`). Any other query
     /// is read through the store's asynchronous read, so that a long one does not hold one of the pool's few
     /// threads.
     public func queryText(service name: String, layer layerId: Int, _ parameters: QueryParameters, as caller: Caller) async throws -> [UInt8] {
@@ -37,11 +37,11 @@ extension ServiceCore {
         let answer: QueryPlan.TextAnswer
         if query.plan.isShortRead, let sqlite = database as? SQLiteStore {
             answer = try sqlite.readHere(read)
-        } else if query.plan.isShortRead, let postgres = database as? PostgresStore,
-                  let bytes = try await postgres.readStatements({ db in
-                      try query.plan.runSingleStatement(db, service: query.service.name, policy: query.policy, anchors: query.anchors)
-                  }) {
-            return bytes
+        } else if let postgres = database as? PostgresStore,
+                  let page = query.plan.singleStatementPage(service: query.service.name, policy: query.policy, anchors: query.anchors),
+                  case let answer = try await postgres.answer(page.sql),
+                  case let text = try query.plan.pageText(page, rows: answer.forEach), text.count > 0 {
+            return text.bytes
         } else {
             answer = try await database.read(read)
         }
@@ -262,6 +262,11 @@ struct QueryPlan {
 
     /// The feature set of `page` as Esri JSON bytes (see `runText`), and how many features it holds.
     func pageText(_ db: any StoreConnection, _ page: Page) throws -> (bytes: [UInt8], count: Int) {
+        try pageText(page) { body in try db.forEach(page.sql, body) }
+    }
+
+    /// The same, from the rows of `page.sql` however they were read (`rows` steps through them).
+    func pageText(_ page: Page, rows: ((any StoreCursor) throws -> Bool) throws -> Void) throws -> (bytes: [UInt8], count: Int) {
         let spatialReference = layer.isTable ? nil : outReference
         let entry = layer.answerHeads.entry(AnswerHeads.Key(outFields: outFields, spatialReference: spatialReference)) {
             var head: [UInt8] = []
@@ -279,7 +284,7 @@ struct QueryPlan {
         var count = 0
         var keys = FeatureSetText.AttributeKeys()
         var scratch = StoredAttributesWriter.Scratch()
-        try db.forEach(page.sql) { row in
+        try rows { row in
             guard count < page.limit else {
                 exceeded = true
                 return false
@@ -421,7 +426,7 @@ struct QueryPlan {
 
     /// A page of DEFAULT without filter, in object id order: from the object id `start` when it is known (the head
     /// index walked from there), else `offset` head entries skipped without touching their rows; `checks` are
-    /// `AND ...` terms of the statement's own (`runSingleStatement`).
+    /// `AND ...` terms of the statement's own (`singleStatementPage`).
     ///
     /// Page sizes are written into the text (a number this plan computed), not bound: PostgreSQL keeps one generic
     /// plan for a prepared statement only when its LIMIT is known, and plans a bound one again for every page.

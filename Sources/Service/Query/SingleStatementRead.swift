@@ -1,14 +1,15 @@
 extension QueryPlan {
-    /// A short read (`isShortRead`: a page of DEFAULT without filter or order) as one statement, in that
-    /// statement's own snapshot with no transaction around it, for a store where each statement is a round trip
-    /// (PostgreSQL). The page's SELECT checks itself what the full read (`runText`) looks up before it: that
-    /// sde.DEFAULT exists and this caller may view it (`AccessPolicy.defaultViewableAccess`), and, for a deep page
-    /// started from a cached object id (`PageAnchors`), that DEFAULT has not written to the layer since.
+    /// A short read (`isShortRead`: a page of DEFAULT without filter or order) as one statement, read in that
+    /// statement's own snapshot with no transaction around it, for a store where each statement and each
+    /// transaction is a round trip (PostgreSQL). The page's SELECT checks itself what the full read (`runText`)
+    /// looks up before it: that sde.DEFAULT exists and this caller may view it
+    /// (`AccessPolicy.defaultViewableAccess`), and, for a deep page started from a cached object id
+    /// (`PageAnchors`), that DEFAULT has not written to the layer since.
     ///
-    /// Answers nil when that statement gives no row: a check failed, the object ids are not cached, or the page is
-    /// empty. The caller then makes the full read, which answers each of those exactly (an error, a page from
+    /// nil when the object ids of a deep page are not cached. When the statement answers no row (a check failed, or
+    /// the page is empty), the caller makes the full read, which answers each case exactly (an error, a page from
     /// fresh object ids, an empty page).
-    func runSingleStatement(_ db: any StoreConnection, service: String, policy: AccessPolicy, anchors: PageAnchors) throws -> [UInt8]? {
+    func singleStatementPage(service: String, policy: AccessPolicy, anchors: PageAnchors) -> Page? {
         guard isShortRead else { return nil }
         let shape = pageShape
         var checks: StoreSQL = " AND EXISTS (SELECT 1 FROM version v WHERE v.service = \(service) AND v.branch = 0"
@@ -20,8 +21,6 @@ extension QueryPlan {
             checks.append(" AND EXISTS (SELECT 1 FROM layer l WHERE l.key = \(layer.key) AND l.defaultMoment = \(cached.moment))")
             start = cached.objectId
         }
-        let page = Page(sql: unfilteredPage(shape, from: start, checks: checks), limit: shape.limit, withGeometry: shape.withGeometry)
-        let answer = try pageText(db, page)
-        return answer.count > 0 ? answer.bytes : nil
+        return Page(sql: unfilteredPage(shape, from: start, checks: checks), limit: shape.limit, withGeometry: shape.withGeometry)
     }
 }

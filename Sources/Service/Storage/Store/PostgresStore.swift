@@ -93,10 +93,17 @@ final class PostgresStore: Store, @unchecked Sendable {
         }
     }
 
-    /// A read without a transaction: each statement of `body` sees its own snapshot (for a body of one statement,
-    /// which is then one round trip: `QueryPlan.runSingleStatement`).
-    func readStatements<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T {
-        try await run { connection in try body(connection) }
+    /// One statement's answer, in the statement's own snapshot (no transaction around it), awaited without holding
+    /// a thread: sent on an idle connection of the pool from the calling task (`QueryPlan.singleStatementPage`);
+    /// when none is idle, through a thread of the store's pool as any read.
+    func answer(_ sql: StoreSQL) async throws -> PostgresAnswer {
+        if let pooled = idle.withLockedValue({ $0.popLast() }) {
+            defer { idle.withLockedValue { $0.append(pooled) } }
+            if !pooled.connection.isClosed {
+                return try await PostgresConnectionBridge(pooled.connection, statements: pooled.statements, logger: logger).answer(sql).get()
+            }
+        }
+        return try await run { connection in try connection.answerNow(sql) }
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T {
@@ -242,71 +249,68 @@ final class PostgresConnectionBridge: StoreConnection {
         _ = try send(held.statement(held.rows))
     }
 
-    /// A statement's answer: its rows, and how many rows it returned, inserted, changed or deleted.
-    private struct Answer {
-        var rows: [PostgresRow]
-        var count: Int
-        /// PostgresNIO asks for every answer in binary, but describes a prepared statement's columns as the
-        /// server did before binding (text): its cells are read as binary.
-        var prepared = false
-
-        func cells(_ row: PostgresRow) -> [PostgresCell] {
-            var cells = Array(row)
-            if prepared {
-                for index in cells.indices { cells[index].format = .binary }
-            }
-            return cells
-        }
-    }
-
-    private func run(_ sql: StoreSQL) throws -> Answer {
+    private func run(_ sql: StoreSQL) throws -> PostgresAnswer {
         try flush()
         return try send(sql)
     }
 
-    /// Sends `sql` and waits for its answer: a query by name when it is prepared on this connection (prepared first
-    /// when it is not yet: `PostgresStatements`), anything else as an unnamed statement.
-    private func send(_ sql: StoreSQL) throws -> Answer {
+    /// One statement outside any transaction, waited for here (`PostgresStore.answer`).
+    func answerNow(_ sql: StoreSQL) throws -> PostgresAnswer { try send(sql) }
+
+    /// Sends `sql` and waits for its answer (`answer`).
+    private func send(_ sql: StoreSQL) throws -> PostgresAnswer {
+        let answer = answer(sql)
+        do {
+            try awaitBegin()
+        } catch {
+            // The answer settles before the connection goes back to the pool (its statement cache with it).
+            _ = try? answer.wait()
+            throw error
+        }
+        return try answer.wait()
+    }
+
+    /// Sends `sql` and answers the future of its answer: a query by name when it is prepared on this connection
+    /// (prepared first when it is not yet: `PostgresStatements`), anything else as an unnamed statement. Errors
+    /// come as `ServiceError`s naming the statement.
+    func answer(_ sql: StoreSQL) -> EventLoopFuture<PostgresAnswer> {
+        let answer: EventLoopFuture<PostgresAnswer>
         if let statements, PostgresStatements.preparable(sql) {
             let key = PostgresStatements.key(sql)
-            do {
-                var statement = statements.statement(key)
-                if statement == nil {
-                    let prepared = connection.prepare(query: PostgresStatements.text(key))
-                    try awaitBegin()
-                    statement = try prepared.wait()
-                    statements.add(statement!, for: key)
+            let statement: EventLoopFuture<PreparedQuery>
+            if let known = statements.statement(key) {
+                statement = connection.eventLoop.makeSucceededFuture(known)
+            } else {
+                statement = connection.prepare(query: PostgresStatements.text(key)).map { prepared in
+                    statements.add(prepared, for: key)
+                    return prepared
                 }
-                // The rows arrive on the connection's event loop, one call each, before the answer completes.
-                let collected = RowCollector()
-                let answer = statement!.execute(PostgresStatements.values(sql.arguments)) { row in collected.rows.append(row) }
-                try awaitBegin()
-                try answer.wait()
-                return Answer(rows: collected.rows, count: collected.rows.count, prepared: true)
-            } catch let error as ServiceError {
-                throw error
-            } catch {
-                throw ServiceError.internal("PostgreSQL: \(PostgresStore.describe(error)) in: \(sql.text)")
+            }
+            // The rows arrive on the connection's event loop, one call each, before the answer completes.
+            let collected = RowCollector()
+            let values = PostgresStatements.values(sql.arguments)
+            answer = statement.flatMap { statement in
+                statement.execute(values) { row in collected.rows.append(row) }
+            }.map { PostgresAnswer(rows: collected.rows, count: collected.rows.count, prepared: true) }
+        } else {
+            var bindings = PostgresBindings(capacity: sql.arguments.count)
+            for argument in sql.arguments {
+                switch argument {
+                case .null: bindings.appendNull()
+                case .integer(let v): bindings.append(v)
+                case .real(let v): bindings.append(v)
+                case .text(let v): bindings.append(v)
+                case .blob(let v): bindings.append(ByteBuffer(bytes: v))
+                }
+            }
+            let query = PostgresQuery(unsafeSQL: PostgresPlaceholders.numbered(sql.text), binds: bindings)
+            answer = connection.query(query, logger: logger).map { result in
+                PostgresAnswer(rows: Array(result), count: result.metadata.rows ?? 0)
             }
         }
-        var bindings = PostgresBindings(capacity: sql.arguments.count)
-        for argument in sql.arguments {
-            switch argument {
-            case .null: bindings.appendNull()
-            case .integer(let v): bindings.append(v)
-            case .real(let v): bindings.append(v)
-            case .text(let v): bindings.append(v)
-            case .blob(let v): bindings.append(ByteBuffer(bytes: v))
-            }
-        }
-        let query = PostgresQuery(unsafeSQL: PostgresPlaceholders.numbered(sql.text), binds: bindings)
-        let answer = connection.query(query, logger: logger)
-        try awaitBegin()
-        do {
-            let result = try answer.wait()
-            return Answer(rows: Array(result), count: result.metadata.rows ?? 0)
-        } catch {
-            throw ServiceError.internal("PostgreSQL: \(PostgresStore.describe(error)) in: \(sql.text)")
+        let text = sql.text
+        return answer.flatMapErrorThrowing { error in
+            throw ServiceError.internal("PostgreSQL: \(PostgresStore.describe(error)) in: \(text)")
         }
     }
 
@@ -336,10 +340,7 @@ final class PostgresConnectionBridge: StoreConnection {
     }
 
     func forEach(_ sql: StoreSQL, _ body: (any StoreCursor) throws -> Bool) throws {
-        let answer = try run(sql)
-        for row in answer.rows {
-            guard try body(PostgresCursor(cells: answer.cells(row))) else { break }
-        }
+        try run(sql).forEach(body)
     }
 
     /// Statements separated by `;` (the store's own schema text: no `;` inside literals), each run on its own
@@ -353,6 +354,30 @@ final class PostgresConnectionBridge: StoreConnection {
             } catch {
                 throw ServiceError.internal("PostgreSQL: \(PostgresStore.describe(error)) in: \(statement.prefix(200))")
             }
+        }
+    }
+}
+
+/// A statement's answer: its rows, and how many rows it returned, inserted, changed or deleted.
+struct PostgresAnswer {
+    var rows: [PostgresRow]
+    var count: Int
+    /// PostgresNIO asks for every answer in binary, but describes a prepared statement's columns as the server did
+    /// before binding (text): its cells are read as binary.
+    var prepared = false
+
+    func cells(_ row: PostgresRow) -> [PostgresCell] {
+        var cells = Array(row)
+        if prepared {
+            for index in cells.indices { cells[index].format = .binary }
+        }
+        return cells
+    }
+
+    /// Steps through the rows in place; `body` answers false to stop early.
+    func forEach(_ body: (any StoreCursor) throws -> Bool) throws {
+        for row in rows {
+            guard try body(PostgresCursor(cells: cells(row))) else { break }
         }
     }
 }
