@@ -12,8 +12,7 @@ import PostgresNIO
 ///
 /// Queries only (`SELECT`): their answer is rows, which the prepared path gives; a data change must answer how
 /// many rows it changed, which it does not. At most `capacity` statements a connection, the least recently
-/// used closed first.
-/// Used by one caller of its connection at a time (the pool hands a connection to one user).
+/// used closed first. Used by one caller of its connection at a time (the pool hands a connection to one user).
 final class PostgresStatements: @unchecked Sendable {
     struct Key: Hashable {
         var text: String
