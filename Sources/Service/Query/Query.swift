@@ -428,8 +428,8 @@ struct QueryPlan {
     /// index walked from there), else `offset` head entries skipped without touching their rows; `checks` are
     /// `AND ...` terms of the statement's own (`singleStatementPage`).
     ///
-    /// Page sizes are written into the text (a number this plan computed), not bound: PostgreSQL keeps one generic
-    /// plan for a prepared statement only when its LIMIT is known, and plans a bound one again for every page.
+    /// Page sizes are written into the text (a number this plan computed, never the caller's text), not bound: a
+    /// generic plan of the prepared statement, should PostgreSQL choose one, then knows how many rows it reads.
     func unfilteredPage(_ shape: PageShape, from start: Int64?, checks: StoreSQL = "") -> StoreSQL {
         let (select, limit, offset) = (shape.select, shape.limit, shape.offset)
         if let start {
