@@ -267,7 +267,7 @@ final class PostgresConnectionBridge: StoreConnection {
     /// Sends `sql` and answers the future of its answer: a query by name when it is prepared on this connection
     /// (prepared first when it is not yet: `PostgresStatements`), anything else as an unnamed statement. Errors
     /// come as `ServiceError`s naming the statement.
-    func answer(_ sql: StoreSQL) -> EventLoopFuture<PostgresAnswer> {
+    private func answer(_ sql: StoreSQL) -> EventLoopFuture<PostgresAnswer> {
         let answer: EventLoopFuture<PostgresAnswer>
         if let statements, PostgresStatements.preparable(sql) {
             let key = PostgresStatements.key(sql)
