@@ -28,7 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.0"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.21.0"),
         // Templates that escape every value by default, for the HTML pages and reports.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         // The PostgreSQL backend of the service store (`maprules serve --postgres URL`).
@@ -96,6 +96,13 @@ let package = Package(
                 "WebMap", "JSONSchema", "Rules", "Report", "Rainbow", "Server", "Service", "Runtime", "LanguageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            // Start-up of the release binary (a CLI run many times a minute by editors, hooks and CI): a position-
+            // dependent executable needs none of the ~200,000 relocations a PIE applies to its Swift metadata at
+            // every start (half the page faults), and one that exports no symbols spares the loader and `dladdr`
+            // a 60,000-entry table. Measured by Benchmarks/static-binary.sh (README, "Static binary").
+            linkerSettings: [
+                .unsafeFlags(["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release)),
             ]
         ),
         // Validation-only throughput for Benchmarks/schema-throughput.sh.

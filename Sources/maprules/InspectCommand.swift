@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Report
 import Rules
+import Runtime
 import WebMap
 
 struct InspectCommand: ParsableCommand {
@@ -44,7 +45,7 @@ struct InspectCommand: ParsableCommand {
         var options = LintOptions()
         do {
             for path in services { options.snapshots.append(try ServicesSnapshot.load(path: path)) }
-            if fetch { options.fetcher = LiveMetadataFetcher(token: token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"]) }
+            if fetch { options.fetcher = LiveMetadataFetcher.overHTTP(token: token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"]) }
             let (document, behavior) = try Linter(options: options).analyze(path: map)
             let report = InspectReport(path: map, document: document, behavior: behavior)
             switch format {
@@ -80,7 +81,7 @@ struct SnapshotCommand: ParsableCommand {
     var token: String?
 
     func run() throws {
-        let fetcher = LiveMetadataFetcher(token: token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"])
+        let fetcher = LiveMetadataFetcher.overHTTP(token: token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"])
         let document: WebMapDocument
         do {
             var options = LintOptions()

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Report
 import Rules
+import Runtime
 import WebMap
 
 struct LintCommand: ParsableCommand {
@@ -191,7 +192,7 @@ struct LintCommand: ParsableCommand {
         if let layer { options.popupLayer = try Self.layerMetadata(path: layer) }
         options.recordSubjects = baseline != nil || writeBaseline != nil
         if fetch {
-            options.fetcher = LiveMetadataFetcher(token: token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"])
+            options.fetcher = LiveMetadataFetcher.overHTTP(token: token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"])
         }
         return options
     }

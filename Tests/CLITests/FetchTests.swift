@@ -39,8 +39,16 @@ import Testing
             if let range = text.range(of: #"port (\d+)"#, options: .regularExpression),
                let port = Int(text[range].dropFirst(5)) { return (process, port) }
         }
-        process.terminate()
+        Self.stop(process)
         return nil
+    }
+
+    /// Stops the server for sure: SIGKILL, since a child started from one of the test's pool threads inherits
+    /// their blocked signals (SIGTERM among them), so `terminate()` would leave it running.
+    static func stop(_ process: Process) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 
     @Test func snapshotAndFetchReadTheLiveService() throws {
@@ -56,7 +64,7 @@ import Testing
             Issue.record("could not start python3 -m http.server")
             return
         }
-        defer { server.terminate() }
+        defer { Self.stop(server) }
         let map = try String(contentsOf: CLI.packageRoot.appendingPathComponent("Samples/Broken/popup--unknown-field.json"), encoding: .utf8)
             .replacingOccurrences(of: "https://example.com", with: "http://127.0.0.1:\(port)")
         let work = try CLI.temporaryDirectory()
@@ -76,10 +84,30 @@ import Testing
         let saved = try #require(CLI.json(String(contentsOf: work.appendingPathComponent("map.services.json"), encoding: .utf8)) as? [String: Any])
         #expect(saved.keys.contains("http://127.0.0.1:\(port)/arcgis/rest/services/Trees/FeatureServer/0"))
         #expect(saved.keys.contains("http://127.0.0.1:\(port)/arcgis/rest/services/Trees/FeatureServer"))
-        server.terminate()
+        Self.stop(server)
         // With the snapshot beside the map, the same result offline.
         let fromSnapshot = try CLI.run(["lint", "map.json", "--format", "json"], in: work)
         #expect(fromSnapshot.stdout.contains("popup/unknown-field"))
         #expect(!fromSnapshot.stdout.contains("map/unresolved-layer"))
+    }
+
+    /// A service that does not answer: `snapshot` says which URL failed and why, and exits 2 (no crash, no hang).
+    @Test func snapshotOfAnUnreachableServiceSaysWhy() throws {
+        let root = try CLI.temporaryDirectory()
+        // A port that was just in use and is closed now: connecting to it is refused.
+        guard let (server, port) = try startServer(root: root) else {
+            Issue.record("could not start python3 -m http.server")
+            return
+        }
+        Self.stop(server)
+        let map = try String(contentsOf: CLI.packageRoot.appendingPathComponent("Samples/Broken/popup--unknown-field.json"), encoding: .utf8)
+            .replacingOccurrences(of: "https://example.com", with: "http://127.0.0.1:\(port)")
+        let work = try CLI.temporaryDirectory()
+        try map.write(to: work.appendingPathComponent("map.json"), atomically: true, encoding: .utf8)
+        let result = try CLI.run(["snapshot", "map.json", "--output", "map.services.json"], in: work)
+        #expect(result.exitCode == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("http://127.0.0.1:\(port)/arcgis/rest/services/Trees/FeatureServer"), "\(result.stderr)")
+        #expect(result.stderr.contains("request failed: Cannot reach"), "\(result.stderr)")
+        #expect(result.stdout.contains("wrote 0 entries"), "\(result.stdout)")
     }
 }

@@ -428,27 +428,32 @@ struct QueryPlan {
     /// index walked from there), else `offset` head entries skipped without touching their rows; `checks` are
     /// `AND ...` terms of the statement's own (`singleStatementPage`).
     ///
-    /// Page sizes are written into the text (a number this plan computed, never the caller's text), not bound: a
-    /// generic plan of the prepared statement, should PostgreSQL choose one, then knows how many rows it reads.
-    func unfilteredPage(_ shape: PageShape, from start: Int64?, checks: StoreSQL = "") -> StoreSQL {
+    /// Page sizes and the layer's key are written into the text (numbers this plan computed or the store
+    /// assigned, never the caller's text), not bound: one statement text a layer and page size. With
+    /// `opaqueStart`, the start is read through a one-row subquery (`(SELECT ?)`): PostgreSQL then estimates the
+    /// page's cost alike whatever the start, so after its first custom plans it keeps one generic plan of the
+    /// prepared statement and stops planning the page on every run (`singleStatementPage`).
+    func unfilteredPage(_ shape: PageShape, from start: Int64?, opaqueStart: Bool = false, checks: StoreSQL = "") -> StoreSQL {
         let (select, limit, offset) = (shape.select, shape.limit, shape.offset)
+        let layerKey = String(layer.key)
         if let start {
+            let from: StoreSQL = opaqueStart ? "(SELECT \(start))" : "\(start)"
             // Each head entry joined to its row in the head index's order (no OFFSET to skip, so no row is touched
             // that is not answered; and no sort: with `r.id IN (...) ORDER BY r.objectId` SQLite copied the page's
             // rows into a temporary B-tree).
             return """
-                \(select) FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = \(layer.key) AND h.branch = 0 \
-                AND h.isDelete = 0 AND h.objectId >= \(start)\(checks) ORDER BY h.objectId LIMIT \(raw: String(limit + 1))
+                \(select) FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = \(raw: layerKey) AND h.branch = 0 \
+                AND h.isDelete = 0 AND h.objectId >= \(from)\(checks) ORDER BY h.objectId LIMIT \(raw: String(limit + 1))
                 """
         }
         if offset == 0 {
             return """
-                \(select) FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = \(layer.key) AND h.branch = 0 \
+                \(select) FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = \(raw: layerKey) AND h.branch = 0 \
                 AND h.isDelete = 0\(checks) ORDER BY h.objectId LIMIT \(raw: String(limit + 1))
                 """
         }
         return """
-            \(select) FROM featureRow r WHERE r.id IN (SELECT h.rowId FROM head h WHERE h.layerKey = \(layer.key) AND h.branch = 0 \
+            \(select) FROM featureRow r WHERE r.id IN (SELECT h.rowId FROM head h WHERE h.layerKey = \(raw: layerKey) AND h.branch = 0 \
             AND h.isDelete = 0 ORDER BY h.objectId LIMIT \(raw: String(limit + 1)) OFFSET \(offset))\(checks) ORDER BY r.objectId
             """
     }

@@ -18,9 +18,9 @@ extension QueryPlan {
         var start: Int64?
         if shape.offset >= PageAnchors.threshold {
             guard let cached = anchors.cachedObjectId(layerKey: layer.key, offset: shape.offset) else { return nil }
-            checks.append(" AND EXISTS (SELECT 1 FROM layer l WHERE l.key = \(layer.key) AND l.defaultMoment = \(cached.moment))")
+            checks.append(" AND EXISTS (SELECT 1 FROM layer l WHERE l.key = \(raw: String(layer.key)) AND l.defaultMoment = \(cached.moment))")
             start = cached.objectId
         }
-        return Page(sql: unfilteredPage(shape, from: start, checks: checks), limit: shape.limit, withGeometry: shape.withGeometry)
+        return Page(sql: unfilteredPage(shape, from: start, opaqueStart: true, checks: checks), limit: shape.limit, withGeometry: shape.withGeometry)
     }
 }

@@ -1,19 +1,41 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Fetches layer and service metadata over HTTP (`?f=json`, with an optional token), used only when the user
 /// asks for it (`--fetch`, `maprules snapshot`). Results are cached per URL for the life of the fetcher.
+///
+/// The HTTP exchange itself is the caller's (`get`): this module parses and stays free of a network stack
+/// (the command line passes the runtime's AsyncHTTPClient transport, `LiveMetadataFetcher.overHTTP`).
 public final class LiveMetadataFetcher: @unchecked Sendable {
+    /// What one GET answered: the HTTP status and the whole body.
+    public struct Reply: Sendable {
+        public var status: Int
+        public var body: [UInt8]
+        public init(status: Int, body: [UInt8]) {
+            self.status = status
+            self.body = body
+        }
+    }
+
+    /// One GET of the URL as given (query string written), within `timeout` seconds: the reply, or a sentence
+    /// saying why none came (connection refused, timeout...).
+    public typealias Get = @Sendable (_ url: String, _ timeout: TimeInterval) -> Result<Reply, FetchFailure>
+
+    /// Why a GET had no reply, in words.
+    public struct FetchFailure: Error, Sendable {
+        public var reason: String
+        public init(_ reason: String) { self.reason = reason }
+    }
+
     public let token: String?
     public let timeout: TimeInterval
+    private let get: Get
     private var cache: [String: Result<JSONNode, DocumentError>] = [:]
     private let lock = NSLock()
 
-    public init(token: String? = nil, timeout: TimeInterval = 30) {
+    public init(token: String? = nil, timeout: TimeInterval = 30, get: @escaping Get) {
         self.token = token
         self.timeout = timeout
+        self.get = get
     }
 
     /// The JSON at `url?f=json`, or an error saying what went wrong (HTTP status, ArcGIS error, bad JSON).
@@ -50,40 +72,26 @@ public final class LiveMetadataFetcher: @unchecked Sendable {
         if let token { items.append(URLQueryItem(name: "token", value: token)) }
         components.queryItems = items
         guard let requestURL = components.url else { return .failure(DocumentError(path: url, message: "not a valid URL")) }
-        var request = URLRequest(url: requestURL, timeoutInterval: timeout)
-        request.setValue("maprules", forHTTPHeaderField: "User-Agent")
-        let semaphore = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var outcome: Result<JSONNode, DocumentError> = .failure(DocumentError(path: url, message: "no answer"))
-        let task = URLSession.shared.dataTask(with: request) { data, response, error in
-            defer { semaphore.signal() }
-            if let error {
-                outcome = .failure(DocumentError(path: url, message: "request failed: \(error.localizedDescription)"))
-                return
-            }
-            if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-                outcome = .failure(DocumentError(path: url, message: "HTTP status \(http.statusCode)"))
-                return
-            }
-            let text = SourceText(bytes: [UInt8](data ?? Data()))
-            do {
-                let root = try JSONParser.parse(text).root
-                if let error = root["error"] {
-                    let code = error["code"]?.integer.map(String.init) ?? "?"
-                    outcome = .failure(DocumentError(path: url, message: "the service answered error \(code): \(error["message"]?.string ?? "")"))
-                } else {
-                    outcome = .success(root)
-                    self.lock.lock()
-                    self.rawTexts[url] = String(decoding: data ?? Data(), as: UTF8.self)
-                    self.lock.unlock()
-                }
-            } catch let error as JSONParseError {
-                outcome = .failure(DocumentError(path: url, message: "the answer is not JSON: \(error.message)"))
-            } catch {
-                outcome = .failure(DocumentError(path: url, message: "\(error)"))
-            }
+        let reply: Reply
+        switch get(requestURL.absoluteString, timeout) {
+        case .success(let answer): reply = answer
+        case .failure(let failure): return .failure(DocumentError(path: url, message: "request failed: \(failure.reason)"))
         }
-        task.resume()
-        semaphore.wait()
-        return outcome
+        guard (200..<300).contains(reply.status) else {
+            return .failure(DocumentError(path: url, message: "HTTP status \(reply.status)"))
+        }
+        do {
+            let root = try JSONParser.parse(SourceText(bytes: reply.body)).root
+            if let error = root["error"] {
+                let code = error["code"]?.integer.map(String.init) ?? "?"
+                return .failure(DocumentError(path: url, message: "the service answered error \(code): \(error["message"]?.string ?? "")"))
+            }
+            lock.lock()
+            rawTexts[url] = String(decoding: reply.body, as: UTF8.self)
+            lock.unlock()
+            return .success(root)
+        } catch {
+            return .failure(DocumentError(path: url, message: "the answer is not JSON: \(error.message)"))
+        }
     }
 }
