@@ -48,6 +48,11 @@ import Testing
         configuration.postgresPoolSize = 2
         let first = try await ServiceCore.open(configuration)
         #expect(first.startup.loaded.sorted() == ["DamageAssessment", "TreesOfPortland"])
+        // The load is analysed at once (reltuples is -1 for a table never analysed).
+        let headRows = try await first.database.read { db in
+            try db.fetchValue("SELECT reltuples FROM pg_class WHERE relname = 'head'", as: Double.self)
+        }
+        #expect((headRows ?? -1) > 0)
         let token = try await first.generateToken(username: "editor01", password: "sample-editor01")
         let second = try await ServiceCore.open(configuration)
         #expect(second.startup.loaded.isEmpty)
