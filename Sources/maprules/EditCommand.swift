@@ -113,21 +113,3 @@ struct EditCommand: ParsableCommand {
         return report.exitCode
     }
 }
-
-/// Runs async work from a synchronous command and waits for it (the commands are `ParsableCommand`s).
-enum AsyncBridge {
-    static func run<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-        let box = ResultBox<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            box.value = await body()
-            done.signal()
-        }
-        done.wait()
-        return box.value!
-    }
-
-    private final class ResultBox<T>: @unchecked Sendable {
-        var value: T?
-    }
-}

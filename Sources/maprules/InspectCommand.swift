@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Report
 import Rules
-import Runtime
 import WebMap
 
 struct InspectCommand: ParsableCommand {

@@ -81,14 +81,11 @@ struct ServeCommand: ParsableCommand {
         request.postgres = postgres
         request.postgresConnections = postgresConnections
         let session = ServeSession(request)
-        let outcome = Outcome()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do { try await session.run() } catch { outcome.error = error }
-            done.signal()
+        let failure = AsyncBridge.run { () async -> (any Error)? in
+            do { try await session.run() } catch { return error }
+            return nil
         }
-        done.wait()
-        if let error = outcome.error { throw CommandFailure(String(describing: error)) }
+        if let failure { throw CommandFailure(String(describing: failure)) }
     }
 
     /// `1048576`, `512K`, `64M`, `1G` (binary multiples).
@@ -100,9 +97,4 @@ struct ServeCommand: ParsableCommand {
         }
         return Int(trimmed)
     }
-}
-
-/// The result of the server task, handed back to the blocked command thread.
-private final class Outcome: @unchecked Sendable {
-    var error: (any Error)?
 }
