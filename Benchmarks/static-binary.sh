@@ -60,6 +60,12 @@ echo "== (b) size: $(( size / 1024 / 1024 )) MB stripped ($size bytes; target <=
 (( size <= 40 * 1024 * 1024 )) || { echo "MISS: over 40 MB"; missed=1; }
 
 echo "== (c) maprules version-name x --owner y"
+# Both builds answer on stdout only: a loader warning on stderr (see the linker settings in Package.swift) would
+# reach every user's terminal at every start.
+for bin in "$published" "$dynamic"; do
+    "$bin" version-name x --owner y > "$work/out.txt" 2> "$work/err.txt" || die "$bin version-name x --owner y failed"
+    if [[ -s "$work/err.txt" ]]; then echo "MISS: $bin writes to stderr at start:"; head -5 "$work/err.txt"; missed=1; fi
+done
 bench_install_tool hyperfine "$work/apt.log" || die "hyperfine is not installed (apt-get install hyperfine)"
 hyperfine --warmup 5 --runs 50 --export-json "$work/h.json" -N \
     "$published version-name x --owner y" "$dynamic version-name x --owner y" >&2
