@@ -15,7 +15,9 @@
    other server is sent queries and single adds without pause: every batch is all or nothing and every
    acknowledged batch present (counted through the surviving server), the surviving server answers every
    query and edit during and after the kill, and after the restart both show the same counts, object ids
-   and global ids unique (--scale-kills rounds);
+   and global ids unique (--scale-kills rounds); then a server is killed while a session holds a version's
+   edit lock through it: through the other server the version is free at once (within 5 s) and another
+   session locks it;
 5. two servers started at the same moment on a new database (--start-kills times): both come up and every
    sample layer is loaded once.
 """
@@ -217,6 +219,44 @@ def shared_versions_and_locks(a, b):
     infos = vm(b.port, "/versionInfos", {"token": token_b})["versions"]
     still = [v["versionName"] for v in infos if guid(v.get("versionGuid")) == version]
     check(f"scale-out: a version deleted through {a.name} is gone through {b.name}", not still, f"still listed: {still}")
+
+
+def locks_die_with_their_server(victim, survivor):
+    """A session locks a version through one server (startReading, startEditing), then that server is killed
+    (kill -9): through the other server the version is no longer being edited, and another session locks it."""
+    token_v = sign_in(victim.port, "crew01", PASSWORD)
+    name = f"orphan_{uuid.uuid4().hex[:8]}"
+    created = vm(victim.port, "/create", {"versionName": name, "accessPermission": "public", "token": token_v})
+    qualified = created["versionInfo"]["versionName"]
+    base = f"{VMS}/versions/{guid(created['versionInfo']['versionGuid'])}"
+    s1, s2 = ("{" + str(uuid.uuid4()).upper() + "}" for _ in range(2))
+    for what in ("startReading", "startEditing"):
+        status, answer = raw_request(victim.port, f"{base}/{what}", {"sessionId": s1, "token": token_v, "f": "json"})
+        if not succeeded(status, answer):
+            check(f"scale-out: a session locks a version through {victim.name}", False, f"{what}: {brief(status, answer)}")
+            return
+    token_s = sign_in(survivor.port, "crew02", PASSWORD)
+    status, before = raw_request(survivor.port, base, {"token": token_s, "f": "json"})
+    victim.kill()
+    # The victim's PostgreSQL session ends when the kernel closes its connection: moments after the kill.
+    for _ in range(50):
+        status_after, after = raw_request(survivor.port, base, {"token": token_s, "f": "json"})
+        if not (isinstance(after, dict) and after.get("isBeingEdited") is True):
+            break
+        time.sleep(0.1)
+    steps = []
+    for what, extra in (("startReading", {}), ("startEditing", {}), ("stopEditing", {"saveEdits": "true"}), ("stopReading", {})):
+        st, answer = raw_request(survivor.port, f"{base}/{what}", {"sessionId": s2, "token": token_s, "f": "json", **extra})
+        steps.append((what, succeeded(st, answer), brief(st, answer)))
+    victim.start()
+    # The owner's token (tokens are shared by the servers) deletes the version.
+    vm(survivor.port, "/delete", {"versionName": qualified, "token": token_v})
+    check(f"scale-out: a session's edit lock taken through {victim.name} is seen through {survivor.name}, and dies when "
+          f"{victim.name} is killed (kill -9): another session then locks the version through {survivor.name}",
+          isinstance(before, dict) and before.get("isBeingEdited") is True
+          and isinstance(after, dict) and after.get("isBeingEdited") is False and all(ok for _, ok, _ in steps),
+          f"isBeingEdited before the kill {brief(status, before)}, after {brief(status_after, after)}; "
+          + "; ".join(f"{what}: {detail}" for what, ok, detail in steps if not ok))
 
 
 # --- 2. concurrent batches --------------------------------------------------------------------------
@@ -498,6 +538,13 @@ def scale_out(args, logs, deadline):
             if not server.alive():
                 server.start()
         kill_one_during_batches(args, servers, rng, batch_seconds, deadline)
+        try:
+            locks_die_with_their_server(b, a)
+        except Exception as error:  # noqa: BLE001
+            check("scale-out: the locks of a killed server ran to the end", False, f"{type(error).__name__}: {error}")
+        for server in servers:
+            if not server.alive():
+                server.start()
         unique_ids(servers, "scale-out: after the kills")
         same_through_both(servers, "scale-out: at the end")
     finally:

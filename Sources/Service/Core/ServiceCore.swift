@@ -75,7 +75,7 @@ public final class ServiceCore: Sendable {
     private init(database: any Store, directory: Directory, configuration: Configuration,
                  catalogue: [String: ServiceModel], startup: StartupReport) {
         self.database = database
-        self.sessions = SessionRegistry(shared: database.dialect == .postgres)
+        self.sessions = SessionRegistry(sharedBy: (database as? PostgresStore)?.serverKey)
         self.directory = directory
         self.configuration = configuration
         self.catalogue = catalogue

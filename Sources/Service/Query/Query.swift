@@ -386,9 +386,9 @@ struct QueryPlan {
             // Walk the head index in object id order, skip `offset` entries without touching the rows, then
             // fetch only the page's rows.
             if offset >= PageAnchors.threshold, let anchors, case .some(let anchor) = try anchors.objectId(db, layerKey: layer.key, offset: offset) {
-                page = unfilteredPage(shape, from: anchor ?? Int64.max)
+                page = unfilteredPage(shape, from: anchor ?? Int64.max, dialect: db.dialect)
             } else {
-                page = unfilteredPage(shape, from: nil)
+                page = unfilteredPage(shape, from: nil, dialect: db.dialect)
             }
         } else if view.branch != 0 && defaultOrder {
             // A version in object id order: DEFAULT's rows the version does not override and the version's own
@@ -433,9 +433,21 @@ struct QueryPlan {
     /// `opaqueStart`, the start is read through a one-row subquery (`(SELECT ?)`): PostgreSQL then estimates the
     /// page's cost alike whatever the start, so after its first custom plans it keeps one generic plan of the
     /// prepared statement and stops planning the page on every run (`singleStatementPage`).
-    func unfilteredPage(_ shape: PageShape, from start: Int64?, opaqueStart: Bool = false, checks: StoreSQL = "") -> StoreSQL {
+    ///
+    /// In PostgreSQL, a page from a start (or from the first object) is one range of the partial index of DEFAULT's
+    /// live rows (`featureRow.defaultLive`, kept by a trigger on `head`: `PostgresSchema` v4) instead of a walk of
+    /// the head index with a primary-key look-up of each row.
+    func unfilteredPage(_ shape: PageShape, from start: Int64?, dialect: StoreDialect, opaqueStart: Bool = false, checks: StoreSQL = "") -> StoreSQL {
         let (select, limit, offset) = (shape.select, shape.limit, shape.offset)
         let layerKey = String(layer.key)
+        if dialect == .postgres && (start != nil || offset == 0) {
+            var from: StoreSQL = ""
+            if let start { from = opaqueStart ? " AND r.objectId >= (SELECT \(start))" : " AND r.objectId >= \(start)" }
+            return """
+                \(select) FROM featureRow r WHERE r.layerKey = \(raw: layerKey) AND r.defaultLive = 1\(from)\(checks) \
+                ORDER BY r.objectId LIMIT \(raw: String(limit + 1))
+                """
+        }
         if let start {
             let from: StoreSQL = opaqueStart ? "(SELECT \(start))" : "\(start)"
             // Each head entry joined to its row in the head index's order (no OFFSET to skip, so no row is touched

@@ -21,6 +21,6 @@ extension QueryPlan {
             checks.append(" AND EXISTS (SELECT 1 FROM layer l WHERE l.key = \(raw: String(layer.key)) AND l.defaultMoment = \(cached.moment))")
             start = cached.objectId
         }
-        return Page(sql: unfilteredPage(shape, from: start, opaqueStart: true, checks: checks), limit: shape.limit, withGeometry: shape.withGeometry)
+        return Page(sql: unfilteredPage(shape, from: start, dialect: .postgres, opaqueStart: true, checks: checks), limit: shape.limit, withGeometry: shape.withGeometry)
     }
 }

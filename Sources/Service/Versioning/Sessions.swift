@@ -4,6 +4,11 @@ import Foundation
 /// kept in memory like a server's locks; on a store several servers share (PostgreSQL) they are rows of the
 /// `versionLock` table, read and changed inside the caller's transaction, so that every server sees the same
 /// locks and two servers cannot both grant an exclusive lock (writes are serialized by the store).
+///
+/// A session's locks live as long as the server that granted its first lock, on either store: a SQLite server's
+/// die with its process; in PostgreSQL each session is stamped with its server's key (`PostgresStore.serverKey`),
+/// and the locks of a session whose server no longer holds its presence lock (the process died, or its
+/// connection did) are dropped by whichever server next reads them. A dead server never leaves a version locked.
 final class SessionRegistry: @unchecked Sendable {
     struct VersionLocks: Codable {
         struct Editor: Codable {
@@ -14,6 +19,9 @@ final class SessionRegistry: @unchecked Sendable {
         /// Session id -> user name (nil for anonymous).
         var readers: [String: String?] = [:]
         var editor: Editor?
+        /// Session id -> the key of the server that granted its first lock (shared store only; absent in entries
+        /// written before servers were tracked, which are kept as they are).
+        var servers: [String: Int32]?
 
         var isEmpty: Bool { readers.isEmpty && editor == nil }
 
@@ -28,17 +36,25 @@ final class SessionRegistry: @unchecked Sendable {
     }
 
     /// True when the locks live in the store's `versionLock` table.
-    let isShared: Bool
+    var isShared: Bool { serverKey != nil }
+    /// This server's key when the locks are shared (`PostgresStore.serverKey`).
+    let serverKey: Int32?
     private let lock = NSLock()
     private var locks: [String: VersionLocks] = [:]
 
-    init(shared: Bool) { isShared = shared }
+    init(sharedBy serverKey: Int32?) { self.serverKey = serverKey }
 
     /// Changes the locks of a version; `db` is the caller's write transaction (used when shared).
     func with<T>(_ guid: String, in db: any StoreConnection, _ body: (inout VersionLocks) throws -> T) throws -> T {
-        if isShared {
+        if let serverKey {
             var entry = try stored(guid, db)
             let result = try body(&entry)
+            // Sessions this server just gave their first lock are stamped with its key; gone sessions unstamped.
+            var holders = Set(entry.readers.keys)
+            if let editor = entry.editor { holders.insert(editor.session) }
+            var servers = (entry.servers ?? [:]).filter { holders.contains($0.key) }
+            for session in holders where servers[session] == nil { servers[session] = serverKey }
+            entry.servers = servers
             if entry.isEmpty {
                 try db.execute("DELETE FROM versionLock WHERE guid = \(guid)")
             } else {
@@ -72,8 +88,19 @@ final class SessionRegistry: @unchecked Sendable {
         return locks[guid] ?? VersionLocks()
     }
 
+    /// The stored locks of a version, without those of sessions whose server is no longer alive.
     private func stored(_ guid: String, _ db: any StoreConnection) throws -> VersionLocks {
         guard let text = try db.fetchValue("SELECT state FROM versionLock WHERE guid = \(guid)", as: String.self) else { return VersionLocks() }
-        return try JSONDecoder().decode(VersionLocks.self, from: Data(text.utf8))
+        var entry = try JSONDecoder().decode(VersionLocks.self, from: Data(text.utf8))
+        guard let servers = entry.servers else { return entry }
+        for key in Set(servers.values) where key != serverKey {
+            guard try !PostgresStore.isServerAlive(key, in: db) else { continue }
+            for (session, holder) in servers where holder == key {
+                entry.readers[session] = nil
+                if entry.editor?.session == session { entry.editor = nil }
+                entry.servers?[session] = nil
+            }
+        }
+        return entry
     }
 }

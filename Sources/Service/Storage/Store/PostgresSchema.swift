@@ -73,6 +73,30 @@ enum PostgresSchema {
         CREATE INDEX token_expires ON token (expires);
         CREATE TABLE versionLock (guid TEXT PRIMARY KEY, state TEXT NOT NULL);
         """),
+        // A page of DEFAULT in object id order as one range of one index (`QueryPlan.unfilteredPage`), instead of a
+        // walk of the head index with a primary-key look-up of every row (three index levels each): `defaultLive` is
+        // 1 exactly on the rows DEFAULT's head points at and that are not deletes, kept so by a trigger on `head`,
+        // whatever statement changes it. The partial index holds those rows only. Measured with pgbench on a
+        // 100,000-row layer (prepared page SELECT of 101 rows, 2 clients): 17 buffers a page instead of ~310,
+        // 4,600 pages/s instead of 2,200-2,800 on a busy machine.
+        ("v4: DEFAULT's live rows flagged and indexed", """
+        ALTER TABLE featureRow ADD COLUMN defaultLive SMALLINT NOT NULL DEFAULT 0;
+        UPDATE featureRow r SET defaultLive = 1 FROM head h WHERE h.rowId = r.id AND h.branch = 0 AND h.isDelete = 0;
+        CREATE INDEX featureRow_defaultLive ON featureRow (layerKey, objectId) WHERE defaultLive = 1;
+        CREATE FUNCTION maprules_head_defaultLive() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP <> 'INSERT' AND OLD.branch = 0 AND OLD.isDelete = 0 AND (TG_OP = 'DELETE'
+                OR NEW.branch <> 0 OR NEW.rowId <> OLD.rowId OR NEW.isDelete <> 0) THEN
+                UPDATE featureRow SET defaultLive = 0 WHERE id = OLD.rowId AND defaultLive <> 0;
+            END IF;
+            IF TG_OP <> 'DELETE' AND NEW.branch = 0 AND NEW.isDelete = 0 THEN
+                UPDATE featureRow SET defaultLive = 1 WHERE id = NEW.rowId AND defaultLive <> 1;
+            END IF;
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER head_defaultLive AFTER INSERT OR UPDATE OR DELETE ON head
+            FOR EACH ROW EXECUTE FUNCTION maprules_head_defaultLive();
+        """),
     ]
 
     /// Applies the migrations not yet recorded, each in its own transaction, under a session advisory lock.

@@ -18,17 +18,49 @@ final class PostgresStore: Store, @unchecked Sendable {
     /// The advisory lock key every write takes ("MAPRULES" in ASCII, as a 64-bit number).
     static let writeLockKey: Int64 = 0x4D41_5052_554C_4553
 
+    /// The first key of the advisory locks (pairs of 32-bit keys) that tell which servers are alive ("MR").
+    static let presenceLockSpace: Int32 = 0x4D52
+
     let configuration: PostgresConnection.Configuration
     private let threads: NIOThreadPool
     private let idle: NIOLockedValueBox<[PooledConnection]>
     private let logger: Logger
+    /// A connection of its own holding, for this server's whole life, the session advisory lock
+    /// (`presenceLockSpace`, `serverKey`): the lock dies with the server's process or its connection, and other
+    /// servers then drop what this one granted (`SessionRegistry`: version locks).
+    private let presence: PostgresConnection
+    /// This server's key among the servers alive on the database.
+    let serverKey: Int32
     var dialect: StoreDialect { .postgres }
 
-    private init(configuration: PostgresConnection.Configuration, connections: [PostgresConnection], threads: NIOThreadPool, logger: Logger) {
+    private init(configuration: PostgresConnection.Configuration, connections: [PostgresConnection], presence: PostgresConnection,
+                 serverKey: Int32, threads: NIOThreadPool, logger: Logger) {
         self.configuration = configuration
         self.idle = NIOLockedValueBox(connections.map { PooledConnection(connection: $0) })
+        self.presence = presence
+        self.serverKey = serverKey
         self.threads = threads
         self.logger = logger
+    }
+
+    /// True when the server of `key` is alive: its presence lock is held. Inside a transaction (the probe takes the
+    /// lock for the transaction when it is free, and PostgreSQL releases it at the end).
+    static func isServerAlive(_ key: Int32, in db: any StoreConnection) throws -> Bool {
+        let free = try db.fetchValue("""
+            SELECT CASE WHEN pg_try_advisory_xact_lock(\(raw: String(presenceLockSpace)), \(raw: String(key))) THEN 1 ELSE 0 END
+            """, as: Int.self)
+        return free == 0
+    }
+
+    /// Takes a presence lock under a free random key (a key is free unless a live server holds it).
+    private static func claimPresence(_ connection: PostgresConnection, logger: Logger) async throws -> Int32 {
+        for _ in 0..<32 {
+            let key = Int32.random(in: 1...Int32.max)
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_try_advisory_lock(\(presenceLockSpace), \(key))"),
+                                                  logger: logger).get()
+            if try rows.first?.decode(Bool.self) == true { return key }
+        }
+        throw ServiceError.storeUnavailable("PostgreSQL refused 32 random presence locks in a row; is another program taking advisory locks (\(presenceLockSpace), n)?")
     }
 
     /// Connects `poolSize` connections to `url` and brings the schema up to date (under a session advisory
@@ -49,9 +81,22 @@ final class PostgresStore: Store, @unchecked Sendable {
             for connection in connections { try? await connection.close() }
             throw ServiceError.storeUnavailable("Cannot connect to PostgreSQL at \(PostgresURL.redacted(url)): \(PostgresStore.describe(error))")
         }
+        var presenceConnection: PostgresConnection?
+        let serverKey: Int32
+        do {
+            presenceConnection = try await PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration,
+                                                                      id: size, logger: logger).get()
+            serverKey = try await claimPresence(presenceConnection!, logger: logger)
+        } catch {
+            for connection in connections + [presenceConnection].compactMap({ $0 }) { try? await connection.close() }
+            if error is ServiceError { throw error }
+            throw ServiceError.storeUnavailable("Cannot connect to PostgreSQL at \(PostgresURL.redacted(url)): \(PostgresStore.describe(error))")
+        }
+        let presence = presenceConnection!
         let threads = NIOThreadPool(numberOfThreads: size)
         threads.start()
-        let store = PostgresStore(configuration: configuration, connections: connections, threads: threads, logger: logger)
+        let store = PostgresStore(configuration: configuration, connections: connections, presence: presence, serverKey: serverKey,
+                                  threads: threads, logger: logger)
         try await store.run { connection in try PostgresSchema.migrate(connection) }
         return store
     }
@@ -115,13 +160,14 @@ final class PostgresStore: Store, @unchecked Sendable {
             return all
         }
         for pooled in connections { try? pooled.connection.close().wait() }
+        if !presence.isClosed { try? presence.close().wait() }
         try? threads.syncShutdownGracefully()
     }
 
     /// A store dropped without `close()` (a finished test, a failed start) closes its connections in the
     /// background: each stays referenced until its close completes.
     deinit {
-        for connection in idle.withLockedValue({ $0 }).map(\.connection) where !connection.isClosed {
+        for connection in idle.withLockedValue({ $0 }).map(\.connection) + [presence] where !connection.isClosed {
             connection.close().whenComplete { _ in _ = connection }
         }
         threads.shutdownGracefully { _ in }
@@ -337,18 +383,41 @@ final class PostgresConnectionBridge: StoreConnection {
         try run(sql).forEach(body)
     }
 
-    /// Statements separated by `;` (the store's own schema text: no `;` inside literals), each run on its own
-    /// (PostgresNIO sends every query as a prepared statement, which holds one command).
+    /// Statements separated by `;`, each run on its own (PostgresNIO sends every query as a prepared statement,
+    /// which holds one command). The store's own schema text: no `;` inside literals, except in a function body
+    /// quoted with `$$`, which stays whole.
     func executeScript(_ text: String) throws {
         try flush()
         try awaitBegin()
-        for statement in text.split(separator: ";") where !statement.allSatisfy(\.isWhitespace) {
+        for statement in Self.statements(text) where !statement.allSatisfy({ $0.isWhitespace }) {
             do {
                 _ = try connection.query(PostgresQuery(unsafeSQL: String(statement)), logger: logger).wait()
             } catch {
                 throw ServiceError.internal("PostgreSQL: \(PostgresStore.describe(error)) in: \(statement.prefix(200))")
             }
         }
+    }
+
+    /// `text` cut at each `;` outside `$$ ... $$`.
+    static func statements(_ text: String) -> [Substring] {
+        var statements: [Substring] = []
+        var start = text.startIndex
+        var quoted = false
+        var i = text.startIndex
+        while i < text.endIndex {
+            if text[i...].hasPrefix("$$") {
+                quoted.toggle()
+                i = text.index(i, offsetBy: 2)
+                continue
+            }
+            if text[i] == ";" && !quoted {
+                statements.append(text[start..<i])
+                start = text.index(after: i)
+            }
+            i = text.index(after: i)
+        }
+        statements.append(text[start...])
+        return statements
     }
 }
 
