@@ -38,4 +38,31 @@ struct ServerPresenceTests {
         #expect(stored?.contains(crew1) == false)
         #expect(stored?.contains(crew2) == true)
     }
+
+    @Test func aLostPresenceConnectionIsTakenAgain() async throws {
+        var configuration = ServiceCore.Configuration(sampleFolders: [])
+        configuration.postgres = Fixtures.newPostgresDatabase(on: Fixtures.postgresServer!)
+        configuration.postgresPoolSize = 1
+        let core = try await ServiceCore.open(configuration)
+        defer { try? core.close() }
+        let key = try #require((core.database as? PostgresStore)?.serverKey)
+        func holder() async throws -> Int? {
+            try await core.database.read { db in
+                try db.fetchValue("""
+                    SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = \(raw: String(PostgresStore.presenceLockSpace)) \
+                    AND objid = \(raw: String(key)) AND objsubid = 2 AND granted
+                    """, as: Int.self)
+            }
+        }
+        let first = try #require(try await holder())
+        _ = try await core.database.read { db in try db.fetchValue("SELECT pg_terminate_backend(\(raw: String(first)))::int", as: Int.self) }
+        // The next statements notice the lost connection and take the key again on a new one.
+        var again: Int?
+        for _ in 0..<50 {
+            again = try await holder()
+            if let again, again != first { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(again != nil && again != first)
+    }
 }

@@ -27,8 +27,9 @@ final class PostgresStore: Store, @unchecked Sendable {
     private let logger: Logger
     /// A connection of its own holding, for this server's whole life, the session advisory lock
     /// (`presenceLockSpace`, `serverKey`): the lock dies with the server's process or its connection, and other
-    /// servers then drop what this one granted (`SessionRegistry`: version locks).
-    private let presence: PostgresConnection
+    /// servers then drop what this one granted (`SessionRegistry`: version locks). Reconnected, and the same key
+    /// claimed again, by the next statement after the connection was lost (a database restart).
+    private let presence: NIOLockedValueBox<PostgresConnection>
     /// This server's key among the servers alive on the database.
     let serverKey: Int32
     var dialect: StoreDialect { .postgres }
@@ -37,7 +38,7 @@ final class PostgresStore: Store, @unchecked Sendable {
                  serverKey: Int32, threads: NIOThreadPool, logger: Logger) {
         self.configuration = configuration
         self.idle = NIOLockedValueBox(connections.map { PooledConnection(connection: $0) })
-        self.presence = presence
+        self.presence = NIOLockedValueBox(presence)
         self.serverKey = serverKey
         self.threads = threads
         self.logger = logger
@@ -50,6 +51,25 @@ final class PostgresStore: Store, @unchecked Sendable {
             SELECT CASE WHEN pg_try_advisory_xact_lock(\(raw: String(presenceLockSpace)), \(raw: String(key))) THEN 1 ELSE 0 END
             """, as: Int.self)
         return free == 0
+    }
+
+    /// After the presence connection was lost (the database restarted, the network failed), a new one takes this
+    /// server's key again, so that the sessions it granted stay alive for the other servers. When another server
+    /// has meanwhile taken the key, this server's sessions are that server's now: the store goes on, without
+    /// a presence of its own, and says so.
+    private func reclaimPresenceIfLost() throws {
+        guard presence.withLockedValue({ $0.isClosed }) else { return }
+        try presence.withLockedValue { current in
+            guard current.isClosed else { return }
+            let connection = try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration,
+                                                            id: Int.random(in: 1000...Int.max), logger: logger).wait()
+            let rows = try connection.query(PostgresQuery(unsafeSQL: "SELECT pg_try_advisory_lock(\(Self.presenceLockSpace), \(serverKey))"),
+                                            logger: logger).wait()
+            if try rows.first?.decode(Bool.self) != true {
+                logger.error("PostgreSQL: this server's presence key \(serverKey) was taken by another server while its connection was lost")
+            }
+            current = connection
+        }
     }
 
     /// Takes a presence lock under a free random key (a key is free unless a live server holds it).
@@ -160,6 +180,7 @@ final class PostgresStore: Store, @unchecked Sendable {
             return all
         }
         for pooled in connections { try? pooled.connection.close().wait() }
+        let presence = self.presence.withLockedValue { $0 }
         if !presence.isClosed { try? presence.close().wait() }
         try? threads.syncShutdownGracefully()
     }
@@ -167,7 +188,7 @@ final class PostgresStore: Store, @unchecked Sendable {
     /// A store dropped without `close()` (a finished test, a failed start) closes its connections in the
     /// background: each stays referenced until its close completes.
     deinit {
-        for connection in idle.withLockedValue({ $0 }).map(\.connection) + [presence] where !connection.isClosed {
+        for connection in idle.withLockedValue({ $0 }).map(\.connection) + [presence.withLockedValue { $0 }] where !connection.isClosed {
             connection.close().whenComplete { _ in _ = connection }
         }
         threads.shutdownGracefully { _ in }
@@ -176,6 +197,7 @@ final class PostgresStore: Store, @unchecked Sendable {
     /// Runs `body` on a pool thread with a connection of its own (reconnecting one the server closed).
     private func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnectionBridge) throws -> T) async throws -> T {
         try await threads.runIfActive { [self] in
+            try reclaimPresenceIfLost()
             var pooled = idle.withLockedValue { $0.popLast() }
             if pooled == nil || pooled!.connection.isClosed {
                 pooled = PooledConnection(connection: try PostgresConnection.connect(
