@@ -63,22 +63,24 @@ final class PostgresStore: Store, @unchecked Sendable {
             guard current.isClosed else { return }
             let connection = try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration,
                                                             id: Int.random(in: 1000...Int.max), logger: logger).wait()
-            let rows = try connection.query(PostgresQuery(unsafeSQL: "SELECT pg_try_advisory_lock(\(Self.presenceLockSpace), \(serverKey))"),
-                                            logger: logger).wait()
-            if try rows.first?.decode(Bool.self) != true {
+            if try !Self.takePresence(serverKey, on: connection, logger: logger).wait() {
                 logger.error("PostgreSQL: this server's presence key \(serverKey) was taken by another server while its connection was lost")
             }
             current = connection
         }
     }
 
+    /// Takes the session advisory lock (`presenceLockSpace`, `key`) on `connection`; true when it was free.
+    private static func takePresence(_ key: Int32, on connection: PostgresConnection, logger: Logger) -> EventLoopFuture<Bool> {
+        connection.query(PostgresQuery(unsafeSQL: "SELECT pg_try_advisory_lock(\(presenceLockSpace), \(key))"), logger: logger)
+            .flatMapThrowing { rows in try rows.first?.decode(Bool.self) == true }
+    }
+
     /// Takes a presence lock under a free random key (a key is free unless a live server holds it).
     private static func claimPresence(_ connection: PostgresConnection, logger: Logger) async throws -> Int32 {
         for _ in 0..<32 {
             let key = Int32.random(in: 1...Int32.max)
-            let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_try_advisory_lock(\(presenceLockSpace), \(key))"),
-                                                  logger: logger).get()
-            if try rows.first?.decode(Bool.self) == true { return key }
+            if try await takePresence(key, on: connection, logger: logger).get() { return key }
         }
         throw ServiceError.storeUnavailable("PostgreSQL refused 32 random presence locks in a row; is another program taking advisory locks (\(presenceLockSpace), n)?")
     }
