@@ -58,6 +58,10 @@ fi
 size=$(stat -c %s "$published")
 echo "== (b) size: $(( size / 1024 / 1024 )) MB stripped ($size bytes; target <= 40 MB); unstripped $(( $(stat -c %s "$static_bin") / 1024 / 1024 )) MB; dynamic $(( $(stat -c %s "$dynamic") / 1024 / 1024 )) MB"
 (( size <= 40 * 1024 * 1024 )) || { echo "MISS: over 40 MB"; missed=1; }
+# The largest single part: ICU's data, linked whole by Foundation's internationalization (one symbol).
+nm -S --defined-only "$static_bin" 2>/dev/null | awk '$4 ~ /^icudt[0-9]+_dat$/ {print $4, $2}' | while read -r name hex; do
+    echo "   of which ICU's data ($name): $(( 16#$hex / 1024 / 1024 )) MB"
+done
 
 echo "== (c) maprules version-name x --owner y"
 # Both builds answer on stdout only: a loader warning on stderr (see the linker settings in Package.swift) would
