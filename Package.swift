@@ -1,5 +1,17 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// Release builds on Linux take SQLite from its static library when one is installed (Debian's and Ubuntu's
+/// libsqlite3-dev ship it): the linker script in Scripts/link turns GRDB's `-lsqlite3` into `libsqlite3.a`, so
+/// the static binary needs only the C library, libm and zlib where it runs. Without a libsqlite3.a the link
+/// stays as it was (libsqlite3.so.0 must then be installed where the binary runs).
+let staticSQLiteFolders = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib",
+                           "/usr/local/lib"]
+let linksSQLiteStatically = staticSQLiteFolders.contains {
+    FileManager.default.fileExists(atPath: $0 + "/libsqlite3.a")
+}
+let staticSQLiteFlags = linksSQLiteStatically ? ["-L", Context.packageDirectory + "/Scripts/link"] : []
 
 let package = Package(
     name: "MapRules",
@@ -108,7 +120,8 @@ let package = Package(
             // equality"); bfd links them through dynamic relocations (`readelf -r`: R_X86_64_64). Same start-up
             // (hyperfine, static: 8.3-10.2 ms with each of gold, lld and bfd).
             linkerSettings: [
-                .unsafeFlags(["-use-ld=bfd", "-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"],
+                .unsafeFlags(["-use-ld=bfd", "-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"]
+                                 + staticSQLiteFlags,
                              .when(platforms: [.linux], configuration: .release)),
             ]
         ),

@@ -47,6 +47,9 @@ ldd "$published" | sed 's/ (0x[0-9a-f]*)//'
 if ldd "$published" | grep -E 'libswift|libFoundation|lib_Foundation|libdispatch|libBlocksRuntime' >/dev/null; then
     echo "MISS: a Swift runtime or Foundation library is linked dynamically"; missed=1
 fi
+if ldd "$published" | grep -vE 'linux-vdso|libc\.so|libm\.so|libz\.so|libstdc\+\+\.so|libgcc_s\.so|ld-linux' | grep -q .; then
+    echo "MISS: a library beyond glibc, libstdc++ and zlib is linked dynamically (libsqlite3: is libsqlite3.a installed?)"; missed=1
+fi
 say "running StaticBinaryTests against it (env -i, empty folder) ..."
 if ! MAPRULES_STATIC_BINARY="$repo/$published" swift test --filter StaticBinaryTests > "$work/tests.log" 2>&1; then
     tail -40 "$work/tests.log" >&2

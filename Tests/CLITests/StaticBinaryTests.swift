@@ -34,6 +34,11 @@ struct StaticBinaryTests {
         for name in ["libswift", "libFoundation", "lib_Foundation", "libdispatch", "libBlocksRuntime", "libicu"] {
             #expect(!ldd.stdout.contains(name), "ldd lists \(name): \(ldd.stdout)")
         }
+        // Nothing beyond what every glibc system with a C++ runtime has (SQLite is linked in: Package.swift).
+        let everywhere = ["linux-vdso", "libc.so", "libm.so", "libz.so", "libstdc++.so", "libgcc_s.so", "ld-linux"]
+        for line in ldd.stdout.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            #expect(everywhere.contains { line.contains($0) }, "ldd lists a library a user may not have: \(line)")
+        }
     }
 
     @Test func itRunsAloneInAnEmptyFolderWithAnEmptyEnvironment() throws {
