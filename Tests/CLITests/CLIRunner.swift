@@ -24,8 +24,10 @@ enum CLI {
     }
 
     /// Runs `maprules ARGS` in `directory` (the package root by default), feeding `input` on standard input.
+    /// With `timeout`, a process still running after that many seconds is terminated (SIGTERM), for commands
+    /// such as `serve` that run until stopped when the behaviour under test regresses.
     static func run(_ arguments: [String], in directory: URL? = nil, input: Data? = nil,
-                    environment: [String: String] = [:]) throws -> CLIResult {
+                    environment: [String: String] = [:], timeout: Double? = nil) throws -> CLIResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -39,6 +41,9 @@ enum CLI {
         process.standardError = err
         process.standardInput = inPipe
         try process.run()
+        if let timeout {
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { if process.isRunning { process.terminate() } }
+        }
         if let input { inPipe.fileHandleForWriting.write(input) }
         try inPipe.fileHandleForWriting.close()
         // Read both pipes concurrently so that a large output cannot block the child.
@@ -58,8 +63,8 @@ enum CLI {
 
     /// `run` on a thread of its own, for async tests: waiting for a process must not hold one of the few
     /// threads every async test shares (long CLI tests starved other suites' HTTP tests into timeouts).
-    static func detached(_ arguments: [String], in directory: URL? = nil) async throws -> CLIResult {
-        try await offThePool { try run(arguments, in: directory) }
+    static func detached(_ arguments: [String], in directory: URL? = nil, timeout: Double? = nil) async throws -> CLIResult {
+        try await offThePool { try run(arguments, in: directory, timeout: timeout) }
     }
 
     /// `body` on a thread of its own (not the cooperative pool), awaited.

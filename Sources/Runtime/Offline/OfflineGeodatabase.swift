@@ -33,6 +33,14 @@ public final class OfflineGeodatabase: Sendable {
         guard Self.looksLikeSQLite(path) else {
             throw RuntimeError(RuntimeError.Identifier.offlineGeodatabase, "'\(path)' is not a geodatabase made by `maprules offline generate` (not a SQLite file).")
         }
+        // Read-only first: opening the core migrates the file, which must not happen to a database of someone else's.
+        let probe: SQLiteFileProbe?
+        do { probe = try SQLiteFileProbe.read(path) } catch let error as ServiceError {
+            throw RuntimeError(RuntimeError.Identifier.offlineGeodatabase, "\(error.message) An offline geodatabase is made by `maprules offline generate`.")
+        }
+        guard let probe, probe.hasOfflineState, probe.isMapRulesDatabase else {
+            throw RuntimeError(RuntimeError.Identifier.offlineGeodatabase, "'\(path)' is a SQLite database but not an offline geodatabase (no replica in it); nothing was written to it. Make one with `maprules offline generate`.")
+        }
         let lock = try GeodatabaseFileLock(geodatabase: path)
         let core: ServiceCore
         do {

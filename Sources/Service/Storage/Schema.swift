@@ -11,10 +11,13 @@ import GRDB
 /// - `version` is one metadata row per branch version; creating a version inserts that row and nothing
 ///   else, so it costs the same whatever the data size.
 enum Schema {
+    /// The first migration's identifier: a SQLite file whose `grdb_migrations` records it was made by MapRules.
+    static let firstMigration = "v1: catalogue, rows, versions, attachments"
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
 
-        migrator.registerMigration("v1: catalogue, rows, versions, attachments") { db in
+        migrator.registerMigration(firstMigration) { db in
             try db.create(table: "service") { t in
                 t.primaryKey("name", .text).collate(.nocase)
                 t.column("root", .text).notNull()

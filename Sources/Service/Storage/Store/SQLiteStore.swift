@@ -20,6 +20,9 @@ final class SQLiteStore: Store {
         // SQLite's default page cache is 2 MB per connection: inserts into the global id index of a large layer
         // then read their pages back from the file again and again.
         config.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -32768") }
+        if let probe = try SQLiteFileProbe.read(path), !probe.isMapRulesDatabase {
+            throw probe.foreignDatabaseError(path)
+        }
         do {
             let writer: any DatabaseWriter
             if path == ":memory:" || path.isEmpty {
