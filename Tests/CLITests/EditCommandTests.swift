@@ -43,6 +43,25 @@ import Testing
         #expect(noService.stderr.contains("no/such/folder"))
     }
 
+    /// A YAML script or users file nesting 100,000 levels deep (in brackets, or in `- - -` on one line) is refused
+    /// with exit 2 before Yams composes it: composing it recursively overflowed the stack (signal 11).
+    @Test(arguments: [String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000),
+                      "\n" + String(repeating: "- ", count: 100_000) + "x"])
+    func aScriptNestingTooDeepExits2WithoutCrashing(steps: String) throws {
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = folder.appendingPathComponent("deep.yaml")
+        try "steps: \(steps)\n".write(to: script, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["edit", script.path, "--service", "Samples/TreesOfPortland"])
+        #expect(result.exitCode == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("deep.yaml: the script nests deeper than"), "\(result.stderr)")
+        let users = folder.appendingPathComponent("users.yaml")
+        try "users: \(steps)\n".write(to: users, atomically: true, encoding: .utf8)
+        let serve = try CLI.run(["serve", "--users", users.path, "--port", "0", "--database", ":memory:"], timeout: 60)
+        #expect(serve.exitCode == 2, "\(serve.stderr)")
+        #expect(serve.stderr.contains("nests deeper than"), "\(serve.stderr)")
+    }
+
     @Test func anUnreachableServiceExits2WithinTheTimeout() throws {
         let started = Date()
         let result = try CLI.run(["edit", "Samples/Scripts/TreesOfPortland-new-tree.yaml", "--timeout", "2",

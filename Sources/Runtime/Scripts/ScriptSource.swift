@@ -42,6 +42,9 @@ struct ScriptSource {
     }
 
     private static func yaml(_ string: String, path: String) throws -> ScriptSource {
+        guard YAMLNesting.upperBound(of: string) <= YAMLNesting.limit else {
+            throw Invalid(messages: ["\(path): the script nests deeper than \(YAMLToJSON.maximumDepth) levels (or is indented more than \(YAMLNesting.limit) columns)."])
+        }
         let node: Yams.Node?
         do { node = try Yams.compose(yaml: string) } catch let error as YamlError {
             throw Invalid(messages: [yamlMessage(error, path: path)])

@@ -96,6 +96,9 @@ enum UsersFileReader {
     }
 
     private static func parseYAML(_ text: String, path: String) throws -> Node {
+        guard YAMLNesting.upperBound(of: text) <= YAMLNesting.limit else {
+            throw ServiceError.invalidParameter("\(path) is not a valid users file (\(shape)): it nests deeper than \(YAMLNesting.limit) levels.")
+        }
         let composed: Yams.Node?
         do {
             composed = try Yams.compose(yaml: text)
