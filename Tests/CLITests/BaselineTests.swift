@@ -140,6 +140,11 @@ import Testing
         let bad = try CLI.run(["lint", "maps", "--baseline", "bad.json"], in: dir)
         #expect(bad.exitCode == 2)
         #expect(bad.stderr.contains("bad.json") && bad.stderr.contains("not a MapRules baseline"), "\(bad.stderr)")
+        // Where in the file, when there is a where; "not JSON" for what is not JSON at all.
+        #expect(bad.stderr.contains("(/entries/0/file: "), "\(bad.stderr)")
+        try Data([0xFF, 0xFE, 0x00, 0x7B]).write(to: dir.appendingPathComponent("binary.json"))
+        let binary = try CLI.run(["lint", "maps", "--baseline", "binary.json"], in: dir)
+        #expect(binary.exitCode == 2 && binary.stderr.contains("(not JSON)"), "\(binary.stderr)")
         let both = try CLI.run(["lint", "maps", "--baseline", "a.json", "--write-baseline", "b.json"], in: dir)
         #expect(both.exitCode == 2 && both.stderr.contains("exclude each other"), "\(both.stderr)")
     }

@@ -47,6 +47,13 @@ import Testing
         }
     }
 
+    /// A device is not read (reading /dev/zero never ended); what a pipe gives is read up to 1 GiB.
+    @Test func aDeviceIsRefusedNotReadForever() throws {
+        let result = try CLI.run(["lint", "/dev/zero"], timeout: 60)
+        #expect(result.exitCode == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("/dev/zero: is a device, not a file"), "\(result.stderr)")
+    }
+
     @Test func stylishIsTheDefaultAndHasNoColourInAPipe() throws {
         let result = try CLI.run(["lint", "Samples/Broken"])
         #expect(result.exitCode == 1)

@@ -104,11 +104,18 @@ public struct Baseline: Sendable, Equatable {
     }
 
     private static func describe(_ error: Error) -> String {
+        /// "/entries/0/file: " (a JSON pointer), or nothing at the top.
+        func place(_ context: DecodingError.Context) -> String {
+            context.codingPath.isEmpty ? ""
+                : "/" + context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "/") + ": "
+        }
         switch error as? DecodingError {
         case .keyNotFound(let key, let context)?:
-            return "missing \(key.stringValue) at \(context.codingPath.map(\.stringValue).joined(separator: "/"))"
-        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .dataCorrupted(let context)?:
-            return "\(context.debugDescription) at \(context.codingPath.map(\.stringValue).joined(separator: "/"))"
+            return "\(place(context))no \"\(key.stringValue)\""
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
+            return "\(place(context))\(context.debugDescription)"
+        case .dataCorrupted(let context)? where !context.codingPath.isEmpty:
+            return "\(place(context))\(context.debugDescription)"
         default:
             return "not JSON"
         }

@@ -5,6 +5,9 @@ import Glibc
 
 /// Reading files with errors that name the path and the reason.
 public enum SourceFile {
+    /// The largest document read (a pipe or a growing file is cut off there with an error, not read forever).
+    public static let maximumBytes = 1 << 30
+
     public static func read(path: String) throws(DocumentError) -> (path: String, text: SourceText) {
         // open + fstat first (the common case: a readable regular file); the reason is looked for only when
         // that fails.
@@ -22,11 +25,21 @@ public enum SourceFile {
         }
         defer { close(fd) }
         var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            throw DocumentError(path: path, message: "is a directory, not a file")
+        if fstat(fd, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: throw DocumentError(path: path, message: "is a directory, not a file")
+            case S_IFCHR, S_IFBLK: throw DocumentError(path: path, message: "is a device, not a file")
+            default: break
+            }
+        }
+        if Int(info.st_size) > maximumBytes {
+            throw DocumentError(path: path, message: "is larger than \(maximumBytes >> 30) GiB: too large for a web map or service JSON")
         }
         guard let bytes = readBytes(fd, size: Int(info.st_size)) else {
             throw DocumentError(path: path, message: "cannot be read (check its permissions)")
+        }
+        if bytes.count > maximumBytes {
+            throw DocumentError(path: path, message: "is larger than \(maximumBytes >> 30) GiB (read from a pipe): too large for a web map or service JSON")
         }
         return (path, SourceText(bytes: bytes))
     }
@@ -60,6 +73,7 @@ public enum SourceFile {
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > maximumBytes { break }
         }
         return bytes
     }
