@@ -109,5 +109,9 @@ import Testing
         #expect(result.stderr.contains("http://127.0.0.1:\(port)/arcgis/rest/services/Trees/FeatureServer"), "\(result.stderr)")
         #expect(result.stderr.contains("request failed: Cannot reach"), "\(result.stderr)")
         #expect(result.stdout.contains("wrote 0 entries"), "\(result.stdout)")
+        // lint --fetch says why the metadata is missing, instead of suggesting the --fetch it was given.
+        let lint = try CLI.run(["lint", "map.json", "--fetch", "--format", "json"], in: work)
+        #expect(lint.stdout.contains("--fetch could not get it (request failed: Cannot reach"), "\(lint.stdout)")
+        #expect(!lint.stdout.contains("or fetch it live with --fetch"), "\(lint.stdout)")
     }
 }

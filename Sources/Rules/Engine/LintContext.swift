@@ -64,11 +64,14 @@ public final class MapContext {
     public let lint: LintContext
     public let document: WebMapDocument
     public let behavior: MapBehavior
+    /// Why `--fetch` could not get the metadata at a URL (nil when it was not asked to, or it did).
+    public let fetchFailure: (String) -> String?
 
-    init(lint: LintContext, document: WebMapDocument, behavior: MapBehavior) {
+    init(lint: LintContext, document: WebMapDocument, behavior: MapBehavior, fetchFailure: @escaping (String) -> String? = { _ in nil }) {
         self.lint = lint
         self.document = document
         self.behavior = behavior
+        self.fetchFailure = fetchFailure
     }
 
     /// A value several rules derive from the map, computed by the first rule that asks and shared with the

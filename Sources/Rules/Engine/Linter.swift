@@ -105,7 +105,13 @@ public final class Linter: @unchecked Sendable {
             if let url = layer.url, TemplatePlaceholders.contains(url) { return nil }
             return resolver.resolve(layer)
         }
-        return Prepared(context: context, kind: kind, map: MapContext(lint: context, document: document, behavior: behavior))
+        // The fetcher caches each URL's answer: asking again for a failed one costs no request.
+        let fetchFailure: (String) -> String? = { url in
+            guard let fetcher = resolver.fetcher, case .failure(let error) = fetcher.fetchJSON(url: url) else { return nil }
+            return error.message
+        }
+        return Prepared(context: context, kind: kind, map: MapContext(lint: context, document: document, behavior: behavior,
+                                                                      fetchFailure: fetchFailure))
     }
 
     /// Lints one file's bytes. `path` is the file's path on disk (for configuration and snapshots),

@@ -45,7 +45,15 @@ public enum MapUnresolvedLayerRule: MapRule {
             }
             let url = layer.url
             if let url, TemplatePlaceholders.contains(url) { continue }
-            if let url, layer.serviceLayer != nil, !layer.hasFeatureCollection {
+            if let url, layer.serviceLayer != nil, !layer.hasFeatureCollection, var reason = context.fetchFailure(url) {
+                while reason.hasSuffix(".") { reason.removeLast() }
+                context.report(self, pointer: layer.pointer / "url", message: """
+                    No service metadata was found for \(layer.kindAndName.withLowercasedInitial) at \(url): --fetch \
+                    could not get it (\(reason)), so the rules that need its fields and capabilities were skipped for \
+                    it. Check the URL and that the service answers (a secured one needs --token), or record it in \
+                    \(snapshotName(forMap: context.lint.path)) with `maprules snapshot`.
+                    """, layer: behavior)
+            } else if let url, layer.serviceLayer != nil, !layer.hasFeatureCollection {
                 context.report(self, pointer: layer.pointer / "url", message: """
                     No service metadata was found for \(layer.kindAndName.withLowercasedInitial) at \(url), so the rules \
                     that need its fields and capabilities were skipped for it. Add it to \
