@@ -97,7 +97,7 @@ enum UsersFileReader {
 
     private static func parseYAML(_ text: String, path: String) throws -> Node {
         guard YAMLNesting.upperBound(of: text) <= YAMLNesting.limit else {
-            throw ServiceError.invalidParameter("\(path) is not a valid users file (\(shape)): it nests deeper than \(YAMLNesting.limit) levels.")
+            throw ServiceError.invalidParameter("\(path) is not a valid users file (\(shape)): it nests deeper than \(YAMLNesting.limit) levels (or is indented more than \(YAMLNesting.limit) columns).")
         }
         let composed: Yams.Node?
         do {
