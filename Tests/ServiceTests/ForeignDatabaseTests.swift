@@ -47,6 +47,20 @@ struct ForeignDatabaseTests {
         try again.close()
     }
 
+    /// A first start killed after GRDB made its (empty) list of migrations and before the first migration
+    /// committed leaves only that table: the next start takes the file (the reliability suite's kill -9 during a
+    /// first start found this).
+    @Test func aFirstStartKilledBeforeItsFirstMigrationIsTakenUp() async throws {
+        let path = Fixtures.temporaryDatabase()
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)") }
+        try queue.close()
+        #expect(try SQLiteFileProbe.read(path)?.isMapRulesDatabase == true)
+        let core = try await ServiceCore.open(.init(database: path, sampleFolders: [Fixtures.trees]))
+        try core.close()
+    }
+
     @Test func aFileSQLiteCannotReadIsRefusedWithItsReason() async throws {
         let path = Fixtures.temporaryDatabase()
         defer { try? FileManager.default.removeItem(atPath: path) }

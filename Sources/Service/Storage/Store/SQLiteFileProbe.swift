@@ -12,8 +12,11 @@ public struct SQLiteFileProbe: Sendable, Equatable {
     /// True when it holds an offline geodatabase's replica state (`offlineReplica`, one row).
     public var hasOfflineState: Bool
 
-    /// True when MapRules made it (its first migration is recorded), or when it holds no table yet.
-    public var isMapRulesDatabase: Bool { tables.isEmpty || migrations.contains(Schema.firstMigration) }
+    /// True when MapRules made it (its first migration is recorded), or when it holds no table yet but GRDB's
+    /// empty list of migrations (a first start killed before its first migration committed).
+    public var isMapRulesDatabase: Bool {
+        migrations.contains(Schema.firstMigration) || (migrations.isEmpty && tables.allSatisfy { $0 == "grdb_migrations" })
+    }
 
     /// Probes the file at `path`; nil when there is no file there or it is empty (SQLite makes a database of
     /// an empty file). Throws `ServiceError` (code 400) when SQLite cannot read it as a database.
