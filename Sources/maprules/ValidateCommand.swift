@@ -10,7 +10,7 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Validate JSON files against a JSON Schema (draft 2020-12 or draft-07).",
         discussion: """
-            SCHEMA is a schema file or the name of a shipped schema: \(ShippedSchemas.names.joined(separator: ", ")). \
+            SCHEMA is a schema file or the name of a shipped schema: \(ShippedSchemas.nameList). \
             Each violation is a schema/invalid diagnostic at the offending value; a file that is not JSON gets \
             its json/ diagnostic. Remote $refs are never fetched: --ref-dir maps their URLs to local files by path.
             Exit codes: 0 every file is valid, 1 violations found, 2 the schema or a file could not be used.
@@ -48,7 +48,7 @@ struct ValidateCommand: ParsableCommand {
         guard !paths.isEmpty else { throw CommandFailure("name the files to validate (or - for standard input)") }
         let compiled: Schema
         do { compiled = try SchemaArgument.load(schema, refDirectories: refDirectories) } catch {
-            throw CommandFailure("cannot use the schema \(schema): \(error)")
+            throw CommandFailure("cannot use the schema: \(error)")
         }
         let validator = SchemaFileValidator(schema: compiled, kind: SchemaArgument.reportKind(of: schema))
         var reports: [FileReport] = []

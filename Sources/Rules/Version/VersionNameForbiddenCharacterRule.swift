@@ -1,6 +1,8 @@
 /// `version/name-forbidden-character`: a period, semicolon, single quote or double quote.
 public enum VersionNameForbiddenCharacterRule: VersionRule {
-    static let forbidden: Set<Character> = [".", ";", "'", "\""]
+    /// An array, not a set: a `Set<Character>` costs a runtime conformance scan (Character: Hashable) when
+    /// `maprules version-name` first touches it, about 0.1 ms of the CLI's start-up.
+    static let forbidden: [Character] = [".", ";", "'", "\""]
 
     public static let description = RuleDescription(
         id: "version/name-forbidden-character",
