@@ -18,7 +18,9 @@ struct ConnectionOptions: ParsableArguments {
     var timeout: Double = 30
 
     func validate() throws {
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds, not \(timeout).") }
+        guard timeout > 0, timeout <= 86_400 else {
+            throw ValidationError("--timeout must be a positive number of seconds, at most 86400 (a day), not \(timeout).")
+        }
         if (user == nil) != (password == nil) { throw ValidationError("--user and --password go together.") }
         if user != nil && token != nil { throw ValidationError("give --user/--password or --token, not both.") }
     }

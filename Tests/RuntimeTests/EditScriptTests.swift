@@ -78,6 +78,24 @@ import Testing
         #expect(json["steps"]?.array?[3]["error"]?["ruleId"]?.string == "script/reference")
     }
 
+    /// YAML 1.2, not Yams' 1.1 reading: unquoted URLs, times of day and yes/no stay text (spec example:
+    /// `service: https://127.0.0.1:8443/.../FeatureServer`), numbers and booleans stay numbers and booleans.
+    @Test func plainScalarsAreReadByYAML12sCoreSchema() throws {
+        let path = try Self.write("""
+            service: https://127.0.0.1:8443/arcgis/rest/services/TreesOfPortland/FeatureServer
+            steps:
+              - updateAttributes: {layer: 0, objectId: 1, attributes: {Notes: 10:20:30, Address: http://x.org/a, Wires: Yes, DBH: 1.5, Site_Width: +4}}
+            """)
+        let script = try EditScript.load(path: path)
+        #expect(script.service == "https://127.0.0.1:8443/arcgis/rest/services/TreesOfPortland/FeatureServer")
+        let attributes = script.steps[0].arguments["attributes"]
+        #expect(attributes?["Notes"]?.string == "10:20:30")
+        #expect(attributes?["Address"]?.string == "http://x.org/a")
+        #expect(attributes?["Wires"]?.string == "Yes")
+        #expect(attributes?["DBH"]?.double == 1.5)
+        #expect(attributes?["Site_Width"]?.int == 4)
+    }
+
     @Test func aFailedStepStopsTheRunUnlessKeepGoing() async throws {
         let path = try Self.write("""
             steps:

@@ -14,8 +14,11 @@ public final class GeodatabaseFileLock: @unchecked Sendable {
     public let path: String
 
     /// Takes the lock of the geodatabase at `path`, or throws `runtime/in-use` when another command holds it.
+    /// The lock file of the geodatabase at `geodatabase`.
+    static func lockPath(for geodatabase: String) -> String { geodatabase + ".lock" }
+
     public init(geodatabase path: String) throws {
-        self.path = path + ".lock"
+        self.path = Self.lockPath(for: path)
         descriptor = open(self.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw RuntimeError(RuntimeError.Identifier.serviceError, "Cannot open the lock file '\(self.path)': \(String(cString: strerror(errno))).")

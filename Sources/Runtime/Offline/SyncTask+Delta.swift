@@ -17,7 +17,7 @@ extension SyncTask {
         var members: [(String, JSON)] = [("replicaID", .string(state.replicaID)), ("replicaServerGen", .int(Int(state.serverGen)))]
         if let gens = state.layerServerGens { members.append(("syncLayers", .array(gens.map(\.json)))) }
         members.append(("edits", .array(edits.map(\.json))))
-        try write(JSON.object(members).text, to: deltaPath)
+        try writeDeltaFile(JSON.object(members).text, to: deltaPath, geodatabase: geodatabase.path)
         return SyncResult.Counts(edits)
     }
 
@@ -32,11 +32,24 @@ extension SyncTask {
     private static func readDelta(_ geodatabase: OfflineGeodatabase, from deltaPath: String) async throws -> SyncResult.Counts {
         let state = try await geodatabase.state()
         let answer: SyncAnswer
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: deltaPath, isDirectory: &isDirectory) else {
+            throw RuntimeError(RuntimeError.Identifier.offlineGeodatabase, "No delta file at '\(deltaPath)': nothing was imported.")
+        }
+        guard !isDirectory.boolValue else {
+            throw RuntimeError(RuntimeError.Identifier.offlineGeodatabase, "'\(deltaPath)' is a directory, not a delta file: nothing was imported.")
+        }
+        let bytes: [UInt8]
+        do { bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: deltaPath))) } catch {
+            throw RuntimeError(RuntimeError.Identifier.offlineGeodatabase, "Cannot read the delta '\(deltaPath)': \(FileErrorText.describe(error)); nothing was imported.")
+        }
         do {
-            let text = try String(contentsOfFile: deltaPath, encoding: .utf8)
-            answer = try SyncAnswer(json: try JSON.parse(text))
+            answer = try SyncAnswer(json: try JSON.parse(fileBytes: bytes))
         } catch {
-            throw RuntimeError(RuntimeError.Identifier.offlineGeodatabase, "'\(deltaPath)' is not a delta (a synchronizeReplica answer in JSON): \(error)")
+            var why = (error as? ServiceError).map { $0.details.first ?? $0.message } ?? "\(error)"
+            while why.hasSuffix(".") { why.removeLast() }
+            throw RuntimeError(RuntimeError.Identifier.offlineGeodatabase,
+                               "'\(deltaPath)' is not a delta (a synchronizeReplica answer in JSON, as `export-delta` or a sync writes): \(why); nothing was imported.")
         }
         guard GUIDText.normalize(answer.replicaID) == GUIDText.normalize(state.replicaID) else {
             throw RuntimeError(RuntimeError.Identifier.offlineGeodatabase,
@@ -90,17 +103,48 @@ extension SyncTask {
         }
     }
 
-    /// Writes `text` to `path` through a temporary file renamed over it (never half a file).
-    static func write(_ text: String, to path: String) throws {
+    /// Writes `text` to `path` through a temporary file renamed over it (never half a file). Refuses a
+    /// directory, the geodatabase itself (or its journal or lock), and an existing file that is not a delta:
+    /// exporting again over an earlier delta is fine, overwriting anything else is not.
+    static func writeDeltaFile(_ text: String, to path: String, geodatabase: String) throws {
+        func refuse(_ why: String) -> RuntimeError {
+            RuntimeError(RuntimeError.Identifier.offlineGeodatabase, "Cannot write the delta to '\(path)': \(why); nothing was written.")
+        }
+        var target = stat()
+        if lstat(path, &target) == 0 {
+            if (target.st_mode & S_IFMT) == S_IFDIR { throw refuse("it is a directory (give a file name, e.g. \(path)/edits.delta.json)") }
+            var source = stat()
+            let companions = [geodatabase, geodatabase + "-journal", geodatabase + "-wal", geodatabase + "-shm", GeodatabaseFileLock.lockPath(for: geodatabase)]
+            for companion in companions where stat(companion, &source) == 0 && source.st_dev == target.st_dev && source.st_ino == target.st_ino {
+                throw refuse("it is the geodatabase's own file \(companion)")
+            }
+            if (target.st_mode & S_IFMT) != S_IFREG { throw refuse("it is not a regular file") }
+            if target.st_size > 0 && !isDelta(path) {
+                throw refuse("it exists and is not a delta (a JSON object with a replicaID); give another path or remove it first")
+            }
+        }
         let temporary = "\(path).partial-\(UUID().uuidString.prefix(8))"
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
-            if FileManager.default.fileExists(atPath: path) { _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temporary)) } else {
-                try FileManager.default.moveItem(atPath: temporary, toPath: path)
-            }
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
-            throw RuntimeError(RuntimeError.Identifier.offlineGeodatabase, "Cannot write '\(path)': \(error)")
+            throw refuse(FileErrorText.describe(error))
         }
+        // rename(2) replaces an existing file atomically; FileManager.replaceItemAt removes the old file first on
+        // Linux and could leave neither.
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw refuse(reason.lowercased())
+        }
+    }
+
+    /// True when the file at `path` reads as an earlier delta: JSON whose top level is an object with `replicaID`.
+    private static func isDelta(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 64 << 20), let json = try? JSON.parse(String(decoding: data, as: UTF8.self)),
+              case .object(let members) = json else { return false }
+        return members.contains { $0.0 == "replicaID" }
     }
 }

@@ -104,8 +104,9 @@ struct ScriptSource {
 }
 
 /// Writes a composed YAML document as compact JSON, recording where each value came from. Plain scalars
-/// that YAML 1.2's core schema reads as null, booleans or numbers become those JSON values; every other scalar is
-/// a string. (Hand-written because Yams decodes into Swift values, losing the marks that messages need.)
+/// that YAML 1.2's core schema reads as null, booleans or numbers become those JSON values (`YAMLCoreScalar`:
+/// not Yams' YAML 1.1 reading, in which `Yes` is true and `10:20:30` a number); every other scalar is a string.
+/// (Hand-written because Yams decodes into Swift values, losing the marks that messages need.)
 private struct YAMLToJSON {
     var bytes: [UInt8] = []
     var positions: [Int: SourcePosition] = [:]
@@ -122,11 +123,14 @@ private struct YAMLToJSON {
         if let mark = node.mark { positions[bytes.count] = SourcePosition(line: mark.line, column: mark.column) }
         switch node {
         case .scalar(let scalar):
-            if scalar.style == .plain {
-                if node.null != nil { append("null"); return }
-                if let bool = node.bool { append(bool ? "true" : "false"); return }
-                if let int = node.int { append(String(int)); return }
-                if let float = node.float, float.isFinite { append(String(float)); return }
+            if scalar.style == .plain, let core = YAMLCoreScalar(plain: scalar.string) {
+                switch core {
+                case .null: append("null"); return
+                case .bool(let bool): append(bool ? "true" : "false"); return
+                case .integer(let digits): append(digits); return
+                case .float(let float) where float.isFinite: append(String(float)); return
+                case .float: break  // .inf and .nan have no JSON number: kept as the text written
+                }
             }
             string(scalar.string)
         case .sequence(let sequence):

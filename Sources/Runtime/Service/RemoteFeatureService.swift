@@ -68,7 +68,14 @@ public actor RemoteFeatureService: FeatureService {
 
     /// The same, with the timeout in seconds.
     public init(url: String, credential: Credential? = nil, timeout seconds: TimeInterval, httpClient: HTTPClient? = nil) throws {
-        try self.init(url: url, credential: credential, timeout: .milliseconds(Int64((seconds * 1000).rounded())), httpClient: httpClient)
+        try self.init(url: url, credential: credential, timeout: Self.duration(seconds: seconds), httpClient: httpClient)
+    }
+
+    /// `seconds` as a duration, held between a millisecond and a year: `Int64(seconds * 1000)` traps for
+    /// 1e17 seconds and more, and NaN has no duration at all.
+    static func duration(seconds: TimeInterval) -> Duration {
+        guard seconds.isFinite else { return seconds.isNaN ? .seconds(30) : .seconds(seconds > 0 ? 31_536_000 : 0.001) }
+        return .milliseconds(Int64((min(max(seconds, 0.001), 31_536_000) * 1000).rounded()))
     }
 
     /// Pooled connections kept a minute; connecting gives up within the timeout (10 s at most); redirects

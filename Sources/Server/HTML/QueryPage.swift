@@ -147,7 +147,7 @@ extension HTMLPages {
             if let label = labels?[String(i)] { return .init(text: coded(label, String(i)), isNull: false, numeric: false) }
             return .init(text: String(i), isNull: false, numeric: true)
         case .double(let d):
-            if isDate { return .init(text: date(millis: Int64(d)) + " UTC", isNull: false, numeric: false) }
+            if isDate, let millis = Int64(exactly: d.rounded(.towardZero)) { return .init(text: date(millis: millis) + " UTC", isNull: false, numeric: false) }
             return .init(text: text(.double(d)), isNull: false, numeric: true)
         case .string(let s):
             if let label = labels?[s] { return .init(text: coded(label, s), isNull: false, numeric: false) }

@@ -64,6 +64,20 @@ public enum JSON: Sendable, Equatable, Codable, CustomStringConvertible {
         }
     }
 
+    /// Parses a JSON file's bytes, reporting a syntax error at its line and column.
+    public static func parse(fileBytes bytes: [UInt8]) throws -> JSON {
+        var options = JSONParser.Options()
+        options.elideLargeArraysNamed = []
+        let source = SourceText(bytes: bytes)
+        do {
+            let parsed = try JSONParser.parse(source, options: options)
+            return JSON(parsed.root, noRepeatedKeys: parsed.duplicateKeys.isEmpty)
+        } catch {
+            let position = source.position(ofOffset: error.offset)
+            throw ServiceError.invalidParameter("not valid JSON at line \(position.line), column \(position.column): \(error.message)")
+        }
+    }
+
     public subscript(key: String) -> JSON? {
         guard case .object(let members) = self else { return nil }
         return members.last { $0.0 == key }?.1

@@ -97,7 +97,13 @@ public enum FieldValueConversion {
         case .date:
             switch value {
             case .int(let i): converted = .int(i)
-            case .double(let d) where d.isFinite: converted = .int(Int64(d))
+            case .double(let d) where d.isFinite:
+                // Int64(d) traps outside Int64's range (1e300 would stop the process): refuse those instead.
+                guard let ms = Int64(exactly: d.rounded(.towardZero)) else {
+                    return .failure(d > 0 ? .aboveTypeLimit("\(value) is beyond the latest date (epoch milliseconds fit a 64-bit integer).")
+                                          : .belowTypeLimit("\(value) is before the earliest date (epoch milliseconds fit a 64-bit integer)."))
+                }
+                converted = .int(ms)
             case .string(let s):
                 guard let ms = Int64(s.trimmingCharacters(in: .whitespaces)) ?? WhereParser.parseDate(s, timestamp: true) ?? parseISODate(s) else {
                     return .failure(.notReadable("\(value) is not a date (2026-05-01, 2026-05-01T10:30:00Z or epoch milliseconds)."))

@@ -115,10 +115,13 @@ enum UsersFileReader {
             switch node {
             case .scalar(let scalar):
                 // Plain scalars that YAML reads as null, booleans or numbers are not strings.
-                if scalar.style == .plain {
-                    if node.null != nil { return Node(value: .other("null"), line: line) }
-                    if node.bool != nil { return Node(value: .other("a boolean"), line: line) }
-                    if node.int != nil || node.float != nil { return Node(value: .other("a number"), line: line) }
+                // YAML 1.2's core schema, as edit scripts are read: `Yes` and `10:20:30` are strings there.
+                if scalar.style == .plain, let core = YAMLCoreScalar(plain: scalar.string) {
+                    switch core {
+                    case .null: return Node(value: .other("null"), line: line)
+                    case .bool: return Node(value: .other("a boolean"), line: line)
+                    case .integer, .float: return Node(value: .other("a number"), line: line)
+                    }
                 }
                 return Node(value: .string(scalar.string), line: line)
             case .sequence(let sequence):

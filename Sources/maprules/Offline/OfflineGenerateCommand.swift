@@ -27,7 +27,8 @@ struct OfflineGenerateCommand: ParsableCommand {
     @Option(help: "Layer and table ids, comma-separated (default: all).")
     var layers: String?
 
-    @Option(help: "Only features intersecting XMIN,YMIN,XMAX,YMAX[,WKID] (default WKID 4326).")
+    // .unconditional: western and southern coordinates start with a minus, which would otherwise read as an option.
+    @Option(parsing: .unconditional, help: "Only features intersecting XMIN,YMIN,XMAX,YMAX[,WKID] (default WKID 4326).")
     var extent: String?
 
     @Flag(name: .customLong("no-attachments"), help: "Leave attachments out.")

@@ -9,7 +9,7 @@ import WebMap
 public enum MetadataOverHTTP {
     /// One GET of `url` as given, within `seconds`.
     public static func get(_ url: String, timeout seconds: TimeInterval) async -> Result<LiveMetadataFetcher.Reply, LiveMetadataFetcher.FetchFailure> {
-        let transport = HTTPTransport(client: client, timeout: .milliseconds(Int64(seconds * 1_000)), headers: [("User-Agent", "maprules")])
+        let transport = HTTPTransport(client: client, timeout: RemoteFeatureService.duration(seconds: seconds), headers: [("User-Agent", "maprules")])
         do {
             let answer = try await transport.send(url, FormParameters(), post: false)
             return .success(LiveMetadataFetcher.Reply(status: answer.status, body: [UInt8](answer.body)))
