@@ -8,7 +8,8 @@ extension LintCommand {
         if let writeBaseline {
             let recorded = Baseline(recording: reports, baselinePath: writeBaseline)
             try emit(recorded.text, to: writeBaseline)
-            Console.error("wrote \(recorded.entries.reduce(0) { $0 + $1.count }) findings (\(recorded.entries.count) entries) to the baseline \(writeBaseline)")
+            let findings = recorded.entries.reduce(0) { $0 + $1.count }, entries = recorded.entries.count
+            Console.error("wrote \(findings) finding\(findings == 1 ? "" : "s") (\(entries) entr\(entries == 1 ? "y" : "ies")) to the baseline \(writeBaseline)")
             return reports
         }
         guard let baseline else { return reports }

@@ -131,6 +131,32 @@ import Testing
         #expect(result.stderr.contains("2 baseline entries no longer occur"), "\(result.stderr)")
     }
 
+    /// An Arcade finding is matched by the name it is about: editing the rest of the expression (a comment,
+    /// another line) keeps it known, and only a new unknown name is reported.
+    @Test func arcadeFindingsAreMatchedByTheNameTheyAreAbout() throws {
+        let dir = try CLI.temporaryDirectory()
+        let broken = CLI.packageRoot.appendingPathComponent("Samples/Broken")
+        for name in ["arcade--unknown-field.json", "arcade--unknown-field.services.json"] {
+            try FileManager.default.copyItem(at: broken.appendingPathComponent(name), to: dir.appendingPathComponent(name))
+        }
+        #expect(try CLI.run(["lint", ".", "--write-baseline", "baseline.json"], in: dir).exitCode == 0)
+        let mapURL = dir.appendingPathComponent("arcade--unknown-field.json")
+        let original = try String(contentsOf: mapURL, encoding: .utf8)
+        let edited = original.replacingOccurrences(of: "does not count", with: "never counts")
+        #expect(edited != original)
+        try Data(edited.utf8).write(to: mapURL)
+        let same = try CLI.run(["lint", ".", "--baseline", "baseline.json", "--format", "json"], in: dir)
+        #expect(same.exitCode == 0, "\(same.stdout.prefix(600))")
+        #expect(same.stderr.contains("0 baseline entries no longer occur"), "\(same.stderr)")
+        let added = edited.replacingOccurrences(of: "never counts", with: "never counts\\nvar extra = $feature.Nope2")
+        try Data(added.utf8).write(to: mapURL)
+        let result = try CLI.run(["lint", ".", "--baseline", "baseline.json", "--format", "json"], in: dir)
+        let report = try #require(try CLI.json(result.stdout) as? [String: Any])
+        let diagnostics = ((report["files"] as? [[String: Any]]) ?? []).flatMap { ($0["diagnostics"] as? [[String: Any]]) ?? [] }
+        #expect(diagnostics.map { $0["ruleId"] as? String } == ["arcade/unknown-field"], "\(diagnostics)")
+        #expect((diagnostics.first?["message"] as? String)?.contains("Nope2") == true, "\(diagnostics)")
+    }
+
     @Test func unusableBaselineIsAnErrorWithAHint() throws {
         let dir = try Self.setUp()
         let missing = try CLI.run(["lint", "maps", "--baseline", "nope.json"], in: dir)

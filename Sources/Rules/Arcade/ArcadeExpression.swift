@@ -82,6 +82,9 @@ extension ArcadeExpression {
         i >= 0 && i < tokens.count && tokens[i].kind == .punctuation && tokens[i].value == value
     }
 
+    /// True when token `i` closes a call's argument: `,` or `)`.
+    private func endsArgument(_ i: Int) -> Bool { isPunctuation(i, ",") || isPunctuation(i, ")") }
+
     private func isCall(_ i: Int, _ name: String) -> Bool {
         i < tokens.count && tokens[i].kind == .identifier && tokens[i].value.equalsIgnoringCase(name) && isPunctuation(i + 1, "(")
     }
@@ -101,7 +104,8 @@ extension ArcadeExpression {
                 }
             } else if isCall(i, "Expects"), isFeature(i + 2) {
                 var j = i + 3
-                while isPunctuation(j, ","), j + 1 < tokens.count, tokens[j + 1].kind == .string {
+                // A string argument is a name only when it is the whole argument: `'Addr' + 'ess'` is computed.
+                while isPunctuation(j, ","), j + 1 < tokens.count, tokens[j + 1].kind == .string, endsArgument(j + 2) {
                     let argument = tokens[j + 1]
                     if !argument.value.contains("*") { found.append(ArcadeReference(name: argument.value, token: argument)) }
                     j += 2
@@ -112,11 +116,12 @@ extension ArcadeExpression {
         return found
     }
 
-    /// The relationship names of `FeatureSetByRelationshipName($feature, "NAME", ...)` calls.
+    /// The relationship names of `FeatureSetByRelationshipName($feature, "NAME", ...)` calls (a name built up
+    /// with `+` is not checked).
     var relationshipReferences: [ArcadeReference] {
         var found: [ArcadeReference] = []
         for i in tokens.indices where isCall(i, "FeatureSetByRelationshipName") && isFeature(i + 2) && isPunctuation(i + 3, ",") {
-            if i + 4 < tokens.count, tokens[i + 4].kind == .string {
+            if i + 4 < tokens.count, tokens[i + 4].kind == .string, endsArgument(i + 5) {
                 found.append(ArcadeReference(name: tokens[i + 4].value, token: tokens[i + 4]))
             }
         }

@@ -10,10 +10,11 @@ extension RuleCatalog {
 }
 
 extension MapContext {
-    /// Reports a finding at scalar `offset` of `expression` (the exact character in the file).
-    func report(_ rule: any Rule.Type, in expression: ArcadeExpression, at offset: Int, message: String) {
+    /// Reports a finding at scalar `offset` of `expression` (the exact character in the file), about `about`
+    /// (the name or problem a baseline matches it by, whatever else of the expression changes).
+    func report(_ rule: any Rule.Type, in expression: ArcadeExpression, at offset: Int, about: String, message: String) {
         lint.report(rule, pointer: expression.pointer, offset: expression.fileOffset(of: offset), message: message,
-                    layer: expression.layer.layer, metadataSource: expression.layer.resolved?.source)
+                    layer: expression.layer.layer, metadataSource: expression.layer.resolved?.source, about: about)
     }
 }
 

@@ -33,7 +33,7 @@ public enum ArcadeSyntaxRule: MapRule {
     public static func check(_ context: MapContext) {
         for expression in ArcadeExpression.all(in: context) {
             guard let problem = expression.problem else { continue }
-            context.report(self, in: expression, at: problem.offset, message:
+            context.report(self, in: expression, at: problem.offset, about: problem.message, message:
                 "Arcade expression \(expression.displayName) in the pop-up of \(expression.layer.layer.isTable ? "table" : "layer") "
                 + "\(expression.layer.layer.displayName) cannot be read: \(problem.message). The app drops the expression "
                 + "and shows nothing for it; close it where it should end.")

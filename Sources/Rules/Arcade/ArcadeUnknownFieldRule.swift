@@ -22,6 +22,7 @@ public enum ArcadeUnknownFieldRule: MapRule {
             .document(ArcadeExamples.map(expression: """
                 // $feature.Conditon is only a comment
                 Expects($feature, '*')
+                Expects($feature, 'Addr' + 'ess')
                 return $feature.condition + ' at ' + $feature["ADDRESS"] + ' ($feature.Species)'
                 """), services: Examples.treesSnapshot),
         ])
@@ -32,7 +33,7 @@ public enum ArcadeUnknownFieldRule: MapRule {
             guard let table = expression.layer.table, !table.fields.isEmpty else { continue }
             for reference in expression.fieldReferences where table.field(named: reference.name) == nil {
                 let suggestion = Suggestions.closest(to: reference.name, in: table.fields.map(\.name))
-                context.report(self, in: expression, at: reference.token.start, message:
+                context.report(self, in: expression, at: reference.token.start, about: reference.name, message:
                     "Arcade expression \(expression.displayName) in the pop-up of \(expression.layer.layer.isTable ? "table" : "layer") "
                     + "\(expression.layer.layer.displayName) reads field '\(reference.name)' of $feature, which the "
                     + "\(expression.layer.layer.isTable ? "table" : "layer") does not have: the app shows nothing for the expression."

@@ -20,6 +20,9 @@ public enum ArcadeUnknownRelationshipRule: MapRule {
         nonTriggeringExamples: [
             .document(ArcadeExamples.map(expression: "return Count(FeatureSetByRelationshipName($feature, 'trees_inspections', ['*'], false))"),
                       services: ArcadeExamples.treesWithInspections),
+            // A name built up at run time is not checked.
+            .document(ArcadeExamples.map(expression: "return Count(FeatureSetByRelationshipName($feature, 'trees_' + 'inspections'))"),
+                      services: ArcadeExamples.treesWithInspections),
         ])
 
     public static func check(_ context: MapContext) {
@@ -30,7 +33,7 @@ public enum ArcadeUnknownRelationshipRule: MapRule {
                 let known = names.isEmpty ? " The layer has no relationships." :
                     (Suggestions.closest(to: reference.name, in: names).map { " Did you mean '\($0)'?" }
                         ?? " Its relationships: " + names.map { "'\($0)'" }.joined(separator: ", ") + ".")
-                context.report(self, in: expression, at: reference.token.start, message:
+                context.report(self, in: expression, at: reference.token.start, about: reference.name, message:
                     "Arcade expression \(expression.displayName) in the pop-up of \(expression.layer.layer.isTable ? "table" : "layer") "
                     + "\(expression.layer.layer.displayName) asks for relationship '\(reference.name)', which the "
                     + "\(expression.layer.layer.isTable ? "table" : "layer") does not have: the call fails and the app shows nothing for the expression."

@@ -13,8 +13,9 @@ import WebMap
 public enum DiagnosticSubject {
     static let identityKeys = ["id", "fieldName", "name", "title", "url", "type"]
 
-    /// The subject of the value at `pointer` in `root`.
-    public static func describe(_ pointer: JSONPointer, in root: JSONNode) -> String {
+    /// The subject of the value at `pointer` in `root`; with `about`, the subject of that part of the value
+    /// (`.../expression#Conditon`) instead of a digest of all of it.
+    public static func describe(_ pointer: JSONPointer, in root: JSONNode, about: String? = nil) -> String {
         var out = ""
         var node: JSONNode? = root
         for token in pointer.tokens {
@@ -35,6 +36,7 @@ public enum DiagnosticSubject {
                 node = nil
             }
         }
+        if let about { return out + "#" + about }
         switch node?.value {
         case .string(let s)?: out += "=" + digest(s)
         case .number(let n)?: out += "=" + (n.int.map { String($0) } ?? String(n.double))

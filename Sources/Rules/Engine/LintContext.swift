@@ -34,9 +34,12 @@ public final class LintContext {
         self.configuration = configuration
     }
 
-    /// Records a finding of `rule` about the value at `pointer` that starts at byte `offset`.
+    /// Records a finding of `rule` about the value at `pointer` that starts at byte `offset`. `about` names
+    /// what inside that value the finding is about (a field name inside an Arcade expression): the baseline's
+    /// subject then keeps it instead of a digest of the whole value, so editing the rest of the value keeps the
+    /// finding matched.
     public func report(_ rule: any Rule.Type, pointer: JSONPointer, offset: Int, message: String,
-                       layer: MapLayer? = nil, metadataSource: MetadataSource? = nil, fix: Fix? = nil) {
+                       layer: MapLayer? = nil, metadataSource: MetadataSource? = nil, fix: Fix? = nil, about: String? = nil) {
         let id = rule.description.id
         guard let severity = configuration.severity(of: id, default: rule.description.severity, path: path, layer: layer) else {
             return
@@ -47,7 +50,7 @@ public final class LintContext {
             line: position.line, column: position.column, layer: layer.map(LayerReference.init),
             metadataSource: metadataSource, fix: fix,
             subject: !recordSubjects ? nil
-                : parsed.map { DiagnosticSubject.describe(pointer, in: $0.root) } ?? DiagnosticSubject.describe(pointer, message: message)))
+                : parsed.map { DiagnosticSubject.describe(pointer, in: $0.root, about: about) } ?? DiagnosticSubject.describe(pointer, message: message)))
     }
 
     /// Records a finding about `node` (found at `pointer`).
