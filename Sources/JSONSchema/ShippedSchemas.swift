@@ -196,11 +196,14 @@ public enum ShippedSchemas {
       "description": "A layer or table id, or its name.",
       "type": ["integer", "string"],
       "minimum": 0,
+      "maximum": 2147483647,
       "minLength": 1
     },
     "objectId": {
       "description": "An object id (negative: a temporary id of a feature added in this script), or a reference.",
       "type": ["integer", "string"],
+      "minimum": -9007199254740991,
+      "maximum": 9007199254740991,
       "pattern": "^\\$[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z0-9_-]+)*$"
     },
     "objectIds": {
@@ -241,6 +244,7 @@ public enum ShippedSchemas {
     "count": {
       "type": ["integer", "string"],
       "minimum": 0,
+      "maximum": 9007199254740991,
       "pattern": "^\\$[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z0-9_-]+)*$"
     },
     "access": {"enum": ["public", "protected", "private"]},

@@ -96,6 +96,31 @@ import Testing
         #expect(attributes?["Site_Width"]?.int == 4)
     }
 
+    /// Values no argument can hold fail their step (or the script) instead of being ignored or written as
+    /// something else: a count that is text, an object as an attribute, a date beyond Int64's milliseconds,
+    /// coordinates that do not project; and the table is left as it was.
+    @Test func valuesNoArgumentCanHoldFailTheirStep() async throws {
+        let path = try Self.write("""
+            steps:
+              - query: {layer: 0, limit: 1}
+                save: q
+              - expect: {layer: 0, where: "1=1", count: "$q.features.0.Address"}
+              - updateAttributes: {layer: 0, objectId: 1, attributes: {Notes: "$q.features.0"}}
+              - updateAttributes: {layer: 0, objectId: 1, attributes: {Planted_Date: 1e300}}
+              - moveFeature: {layer: 0, objectId: 2, geometry: {x: 1e308, y: 1e308, spatialReference: {wkid: 4326}}}
+              - applyEdits: {}
+              - expect: {layer: 0, where: "1=1", count: 24}
+            """, name: "TreesOfPortland-bad-values.yaml")
+        let report = try await Self.runInProcess(path, keepGoing: true)
+        #expect(report.steps.map(\.ok) == [true, false, false, false, false, true, true], "\(report.steps.map { $0.error?.message ?? "ok" })")
+        #expect(report.steps[1].error?.identifier == "script/argument")
+        #expect(report.steps[2].error?.identifier == "script/argument")
+        #expect(report.steps[3].error?.message.contains("beyond the latest date") == true, "\(report.steps[3].error?.message ?? "")")
+        #expect(report.steps[4].error?.identifier == "runtime/invalid-geometry")
+        let huge = try Self.write(#"{"steps": [{"expect": {"layer": 0, "where": "1=1", "count": 1e300}}]}"#, name: "huge.json")
+        #expect(throws: EditScript.Invalid.self) { try EditScript.load(path: huge) }
+    }
+
     @Test func aFailedStepStopsTheRunUnlessKeepGoing() async throws {
         let path = try Self.write("""
             steps:

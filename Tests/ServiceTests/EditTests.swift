@@ -70,10 +70,18 @@ import Testing
         #expect(try await code(LayerEdits(adds: [Self.inspection([("Notes", .string(String(repeating: "x", count: 256)))])])) == 1016)
         #expect(try await code(LayerEdits(adds: [Self.inspection([("Tree_GlobalID", .string("not-a-guid"))])])) == 1016)
         #expect(try await code(LayerEdits(adds: [Self.inspection([("Collected_Date", .string("yesterday"))])])) == 1016)
+        // A date beyond Int64's milliseconds is refused, not trapped on (it stopped the server).
+        for huge in [1e300, -1e300, 9.3e18] {
+            #expect(try await code(LayerEdits(adds: [Self.inspection([("Collected_Date", .double(huge))])])) != nil)
+        }
         // 1015: wrong geometry type.
         var polygonTree = Self.tree()
         polygonTree.geometry = .polygon([[Point(x: 0, y: 0), Point(x: 0, y: 1), Point(x: 1, y: 1), Point(x: 0, y: 0)]])
         #expect(try await code(LayerEdits(adds: [polygonTree]), layer: 0) == 1015)
+        // Coordinates that are not finite, or leave the world once stored in WGS84, are refused (in-process
+        // callers hand geometries over as values; they once landed and broke every later query).
+        #expect(try await code(LayerEdits(adds: [Self.tree(x: .infinity)]), layer: 0) == 1015)
+        #expect(try await code(LayerEdits(adds: [Self.tree(y: 100)]), layer: 0) == 1015)
         // 1011: missing object.
         #expect(try await code(LayerEdits(updates: [EditFeature(attributes: Attributes([("OBJECTID", .int(99_999)), ("Notes", .string("x"))]))])) == 1011)
         #expect(try await code(LayerEdits(deletes: [99_999])) == 1011)

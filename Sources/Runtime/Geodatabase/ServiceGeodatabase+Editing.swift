@@ -219,7 +219,13 @@ extension ServiceGeodatabase {
         guard geometry.vertices.allSatisfy({ $0.x.isFinite && $0.y.isFinite }), !geometry.vertices.isEmpty else {
             throw RuntimeError(RuntimeError.Identifier.invalidGeometry, "\(operation) of \(table.title): the geometry has no or non-finite coordinates.", layer: table.reference)
         }
-        return try Self.project(geometry, from: spatialReference, to: table.spatialReference, table: table, operation: operation)
+        let projected = try Self.project(geometry, from: spatialReference, to: table.spatialReference, table: table, operation: operation)
+        guard projected.vertices.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
+            throw RuntimeError(RuntimeError.Identifier.invalidGeometry,
+                               "\(operation) of \(table.title): the coordinates are too large for the layer's spatial reference \(table.spatialReference.wkid).",
+                               layer: table.reference)
+        }
+        return projected
     }
 
     static func project(_ geometry: Geometry, from source: SpatialReference?, to target: SpatialReference, table: TableInfo, operation: String) throws -> Geometry {

@@ -100,7 +100,7 @@ public final class EditScriptRunner {
             let table = try await table(a)
             let feature = try await table.feature(objectId: try objectId(a["objectId"], table: table))
             let session = PopupEditSession(feature: feature, table: table)
-            let values = ScriptValues.attributes(a["attributes"])
+            let values = try ScriptValues.attributes(a["attributes"])
             do {
                 try await session.startEditing()
                 for (name, value) in values { try await session.setValue(value, for: name) }
@@ -174,7 +174,7 @@ public final class EditScriptRunner {
         var reference: SpatialReference?
         if let g = a["geometry"] { (geometry, reference) = try Self.geometry(g, table: table) }
         let session = try await geodatabase.addFeature(to: table, at: geometry, spatialReference: reference)
-        let values = ScriptValues.attributes(a["attributes"])
+        let values = try ScriptValues.attributes(a["attributes"])
         do {
             for (field, value) in values { try await session.setValue(value, for: field) }
             let added = try await session.finish()
@@ -191,7 +191,7 @@ public final class EditScriptRunner {
         let feature = try await table.feature(objectId: try objectId(a["objectId"], table: table))
         let relationship = a["relationship"].map { $0.string ?? $0.int.map(String.init) ?? $0.text } ?? ""
         if let add = a["add"] {
-            let record = try await geodatabase.addRelatedRecord(to: feature, relationship: relationship, attributes: ScriptValues.attributes(add))
+            let record = try await geodatabase.addRelatedRecord(to: feature, relationship: relationship, attributes: try ScriptValues.attributes(add))
             let parent = try await table.feature(objectId: feature.objectId ?? 0)
             return ("added related record \(record.objectId ?? 0) through '\(relationship)'\(Self.behaviourNote(before: feature, after: parent))",
                     .object([("objectId", .int(Int(record.objectId ?? 0)))]))
@@ -225,23 +225,25 @@ public final class EditScriptRunner {
         let table = try await table(a)
         let features = try await table.queryFeatures(try query(a, table: table))
         var checks: [String] = []
-        if let count = a["count"]?.int {
+        if let count = try wholeNumber(a, "count") {
             guard features.count == count else { throw RuntimeError("expect/failed", "expected \(count) features of \(table.title), found \(features.count)\(Self.idList(features))") }
             checks.append("\(count) feature\(count == 1 ? "" : "s")")
         }
-        if let wanted = a["attributes"], a["attributes"]?.objectMembers != nil {
+        if let wanted = a["attributes"], wanted != .null {
             for feature in features {
-                for (name, value) in ScriptValues.attributes(wanted) {
+                for (name, value) in try ScriptValues.attributes(wanted) {
                     let actual = feature[name] ?? .null
                     guard ScriptValues.same(actual, value) else {
                         throw RuntimeError("expect/failed", "feature \(feature.objectId ?? 0) of \(table.title): \(name) is \(ScriptValues.show(actual)), expected \(ScriptValues.show(value))")
                     }
                 }
             }
-            checks.append(ScriptValues.attributes(wanted).map { "\($0.name) = \(ScriptValues.show($0.value))" }.joined(separator: ", "))
+            checks.append(try ScriptValues.attributes(wanted).map { "\($0.name) = \(ScriptValues.show($0.value))" }.joined(separator: ", "))
         }
         if let version = a["version"]?.string {
-            let current = await geodatabase.versionName ?? ""
+            guard let current = await geodatabase.versionName else {
+                throw RuntimeError("expect/failed", "expected the version \(version), but the service is not versioned")
+            }
             guard current.caseInsensitiveCompare(version) == .orderedSame else { throw RuntimeError("expect/failed", "expected the version \(version), on \(current)") }
             checks.append("on \(current)")
         }
@@ -252,7 +254,19 @@ public final class EditScriptRunner {
 
     private func table(_ a: JSON) async throws -> FeatureTable {
         if let id = a["layer"]?.int { return try await geodatabase.table(layerID: id) }
-        return try await geodatabase.table(named: a["layer"]?.string ?? "")
+        guard let name = a["layer"]?.string else {
+            throw RuntimeError("script/argument", "layer must be a layer or table id (a whole number from 0) or its name, not \(a["layer"]?.text ?? "nothing").")
+        }
+        return try await geodatabase.table(named: name)
+    }
+
+    /// The argument `key` as a whole number from 0 (a count, offset or limit), nil when absent. A value a
+    /// reference brought that is not one (text, a fraction, 1e300) fails the step rather than being ignored.
+    private func wholeNumber(_ a: JSON, _ key: String) throws -> Int? {
+        guard let value = a[key], value != .null else { return nil }
+        if let n = value.int, n >= 0 { return n }
+        if let text = value.string, let n = Int(text.trimmingCharacters(in: .whitespaces)), n >= 0 { return n }
+        throw RuntimeError("script/argument", "\(key) must be a whole number from 0, not \(value.text).")
     }
 
     private func objectId(_ value: JSON?, table: FeatureTable?) throws -> Int64 {
@@ -262,7 +276,7 @@ public final class EditScriptRunner {
     }
 
     private func query(_ a: JSON, table: FeatureTable) throws -> FeatureQuery {
-        var query = FeatureQuery(where: a["where"]?.string, orderBy: a["orderBy"]?.string, offset: a["offset"]?.int, limit: a["limit"]?.int)
+        var query = FeatureQuery(where: a["where"]?.string, orderBy: a["orderBy"]?.string, offset: try wholeNumber(a, "offset"), limit: try wholeNumber(a, "limit"))
         if let ids = a["objectIds"] {
             query.objectIds = try (ids.array ?? [ids]).map { try objectId($0, table: table) }
         }

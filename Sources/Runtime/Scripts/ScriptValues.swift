@@ -45,9 +45,20 @@ enum ScriptValues {
         return current
     }
 
-    /// Attribute values of a script object.
-    static func attributes(_ json: JSON?) -> Attributes {
-        Attributes((json?.objectMembers ?? []).map { ($0.0, AttributeValue($0.1)) })
+    /// Attribute values of a script object. An object or array (a reference to a saved feature, say) is no
+    /// attribute value: the step fails rather than writing null.
+    static func attributes(_ json: JSON?) throws -> Attributes {
+        if let json, json != .null, json.objectMembers == nil {
+            throw RuntimeError("script/argument", "attributes must be an object of values by field name, not \(json.text.prefix(200)).")
+        }
+        return Attributes(try (json?.objectMembers ?? []).map { name, value in
+            switch value {
+            case .object, .array:
+                throw RuntimeError("script/argument", "attribute \(name): \(value.text.count > 80 ? value.text.prefix(80) + "…" : value.text) is an object or a list, not a value (a reference to a saved feature? name one of its values: $NAME.features.0.FIELD).")
+            default:
+                return (name, AttributeValue(value))
+            }
+        })
     }
 
     /// True when an attribute's value equals the expected one (2 equals 2.0; text compares as text).

@@ -196,7 +196,16 @@ struct EditWriter {
         guard let reference = feature.spatialReference ?? Optional(layer.spatialReference), let system = reference.normalized else {
             throw EditError.geometry("the spatial reference \(feature.spatialReference?.wkid ?? 0) is not supported (use 4326 or 3857).")
         }
-        return Projection.project(shape, from: system, to: .wgs84)
+        // The HTTP face refuses non-numbers when it reads the JSON; an in-process caller hands geometries over as
+        // values, so both are checked here, in storage coordinates (x 1e308 in 4326 projects to infinity).
+        guard shape.vertices.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
+            throw EditError.geometry("the geometry has coordinates that are not finite numbers.")
+        }
+        let stored = Projection.project(shape, from: system, to: .wgs84)
+        guard stored.vertices.allSatisfy({ $0.x.isFinite && $0.y.isFinite && abs($0.y) <= 90 }) else {
+            throw EditError.geometry("the geometry lies outside the world of spatial reference \(reference.wkid) (latitudes beyond 90 degrees or coordinates too large to project).")
+        }
+        return stored
     }
 
     private func track(_ attributes: inout Attributes, layer: LayerModel, created: Bool) {
