@@ -55,6 +55,14 @@ import Testing
         #expect(throws: EditScript.Invalid.self) { try EditScript.load(path: brokenYAML) }
         let twoOperations = try Self.write("steps:\n  - query: {layer: 0}\n    expect: {layer: 0, where: \"1=1\", count: 1}\n")
         #expect(throws: EditScript.Invalid.self) { try EditScript.load(path: twoOperations) }
+        // A repeated key would silently replace the earlier value (a second steps: drops the first list).
+        let repeated = try Self.write("steps:\n  - applyEdits: {}\nsteps:\n  - undoLocalEdits: {}\n")
+        do { _ = try EditScript.load(path: repeated); Issue.record("a repeated key was accepted") } catch let invalid as EditScript.Invalid {
+            #expect(invalid.problems.first?.contains("script.yaml:3:1:") == true, "\(invalid.problems)")
+            #expect(invalid.problems.first?.contains("'steps'") == true)
+        }
+        let repeatedJSON = try Self.write(#"{"steps": [{"query": {"layer": 0, "layer": 1}}]}"#, name: "r.json")
+        #expect(throws: EditScript.Invalid.self) { try EditScript.load(path: repeatedJSON) }
     }
 
     @Test func referencesSubstituteValuesAndText() async throws {

@@ -34,8 +34,8 @@ struct ScriptSource {
         let text = SourceText(bytes: Array(string.utf8))
         do {
             let parsed = try JSONParser.parse(text)
-            return ScriptSource(path: path, text: text, root: parsed.root, yamlPositions: [:])
-        } catch {
+            return try ScriptSource(path: path, text: text, root: parsed.root, yamlPositions: [:]).refusingRepeated(parsed.duplicateKeys)
+        } catch let error as JSONParseError {
             let position = text.position(ofOffset: error.offset)
             throw Invalid(messages: ["\(path):\(position.line):\(position.column): not valid JSON: \(error.message)"])
         }
@@ -58,10 +58,20 @@ struct ScriptSource {
         let text = SourceText(bytes: writer.bytes)
         do {
             let parsed = try JSONParser.parse(text)
-            return ScriptSource(path: path, text: text, root: parsed.root, yamlPositions: writer.positions)
-        } catch {
+            return try ScriptSource(path: path, text: text, root: parsed.root, yamlPositions: writer.positions).refusingRepeated(parsed.duplicateKeys)
+        } catch let error as JSONParseError {
             throw Invalid(messages: ["\(path): the YAML cannot be read as JSON data: \(error.message)"])
         }
+    }
+
+    /// The script, or `Invalid` when a key is repeated in an object: the later value would silently replace the
+    /// earlier (a second `steps:` would drop every step of the first).
+    private func refusingRepeated(_ duplicates: [DuplicateKey]) throws -> ScriptSource {
+        guard !duplicates.isEmpty else { return self }
+        throw Invalid(messages: duplicates.prefix(20).map { duplicate in
+            let p = position(ofOffset: duplicate.offset)
+            return "\(path):\(p.line):\(p.column): the key '\(duplicate.key)' appears twice in the same object (at \(duplicate.pointer)); give it once."
+        })
     }
 
     private static func yamlMessage(_ error: YamlError, path: String) -> String {
@@ -144,6 +154,7 @@ private struct YAMLToJSON {
             bytes.append(UInt8(ascii: "{"))
             for (index, pair) in mapping.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                if let mark = pair.key.mark { positions[bytes.count] = SourcePosition(line: mark.line, column: mark.column) }
                 string(pair.key.string ?? "\(pair.key)")
                 bytes.append(UInt8(ascii: ":"))
                 write(pair.value, depth: depth + 1)
