@@ -146,6 +146,15 @@ import Testing
         flock(descriptor, LOCK_UN)
         close(descriptor)
         #expect(try await CLI.detached(["offline", "status", file]).exitCode == 0)
+        // A generate to a file another generate is writing (its lock held) is refused, and leaves no file.
+        let fresh = folder.appendingPathComponent("fresh.geodatabase").path
+        let freshLock = open(fresh + ".lock", O_CREAT | O_RDWR, 0o644)
+        #expect(freshLock >= 0 && flock(freshLock, LOCK_EX | LOCK_NB) == 0)
+        let second = try await CLI.detached(["offline", "generate", "--service", url, "--output", fresh, "--layers", "0", "--progress", "never"] + Self.crew1)
+        #expect(second.exitCode == 2 && second.stderr.contains("in use"), "\(second.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: fresh))
+        flock(freshLock, LOCK_UN)
+        close(freshLock)
     }
 
     @Test func syncOfAMissingFileOrAnUnreachableServiceExits2() async throws {

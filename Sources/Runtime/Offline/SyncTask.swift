@@ -43,6 +43,13 @@ public struct SyncTask: Sendable {
             guard !FileManager.default.fileExists(atPath: path) else {
                 throw RuntimeError(RuntimeError.Identifier.offlineGeodatabase, "'\(path)' exists already: choose a new file (nothing was generated).")
             }
+            // The file's lock for the whole job: a second generate to the same file is refused ("in use")
+            // instead of both registering replicas and racing to the rename.
+            let lock = try GeodatabaseFileLock(geodatabase: path)
+            defer { lock.release() }
+            guard !FileManager.default.fileExists(atPath: path) else {
+                throw RuntimeError(RuntimeError.Identifier.offlineGeodatabase, "'\(path)' exists already: choose a new file (nothing was generated).")
+            }
             progress(0.02)
             let description = try await SyncTask(service: service).describe()
             var request = parameters.replicaRequest
@@ -73,9 +80,11 @@ public struct SyncTask: Sendable {
                 try? await service.unRegisterReplica(id: package.replicaID)
                 if error is CancellationError { throw error }
                 if let error = error as? RuntimeError { throw error }
-                throw RuntimeError(RuntimeError.Identifier.offlineGeodatabase, "Writing the geodatabase '\(path)' failed (nothing was kept, the replica was unregistered): \(error)")
+                throw RuntimeError(RuntimeError.Identifier.offlineGeodatabase,
+                                   "Writing the geodatabase '\(path)' failed (nothing was kept, the replica was unregistered): \(FileErrorText.describe(error)).")
             }
             progress(1)
+            lock.release()
             return try await OfflineGeodatabase.open(path)
         }
     }
