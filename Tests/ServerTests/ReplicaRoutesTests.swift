@@ -166,6 +166,15 @@ import Service
             #expect(try await client.post("\(Self.trees)/createReplica", [("layers", "0")]).errorCode == 499)
             let badEdits = try await client.post("\(Self.trees)/synchronizeReplica", [("replicaID", "{00000000-0000-0000-0000-000000000001}"), ("edits", "{"), ("token", token)])
             #expect(badEdits.errorCode == 400)
+            // Malformed layer lists are refused, not read as the ids before the mistake.
+            for layers in ["[0,", "0,,1", "[0, \"x\"]", "0,a"] {
+                #expect(try await client.post("\(Self.trees)/createReplica", [("layers", layers), ("token", token)]).errorCode == 400, "\(layers)")
+            }
+            // An edits entry for a layer outside the replica is refused even when it carries no edit.
+            let one = try await client.post("\(Self.trees)/createReplica", [("layers", "0"), ("replicaName", "strict"), ("token", token)])
+            let oneID = try #require(one["replicaID"]?.string, "\(one)")
+            let stray = try await client.post("\(Self.trees)/synchronizeReplica", [("replicaID", oneID), ("edits", #"[{"id":99}]"#), ("token", token)])
+            #expect(stray.errorCode == 400, "\(stray)")
             // The layer routes still answer next to the replica routes.
             #expect(try await client.get("\(Self.trees)/0")["name"]?.string == "Trees")
         }

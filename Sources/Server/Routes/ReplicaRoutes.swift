@@ -168,11 +168,22 @@ extension ReplicaRequest {
         self.init()
         replicaName = a.string("replicaName")
         if let text = a.string("layers") {
-            let list = text.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-            layers = try list.split(separator: ",").map { item in
-                let trimmed = item.trimmingCharacters(in: .whitespaces)
-                guard let id = Int(trimmed) else { throw ServiceError.invalidParameter("layers must list layer ids; '\(trimmed.prefix(40))' is not one.") }
-                return id
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("[") {
+                // A JSON array, read whole: `[0,` is malformed, not a list of layer 0.
+                guard case .array(let items)? = try? JSON.parse(trimmed) else {
+                    throw ServiceError.invalidParameter("layers must be layer ids as \"0,1\" or a JSON array [0,1]; '\(trimmed.prefix(40))' is not valid JSON.")
+                }
+                layers = try items.map { item in
+                    guard let id = item.int ?? item["id"]?.int else { throw ServiceError.invalidParameter("layers must list layer ids; \(item.text.prefix(40)) is not one.") }
+                    return id
+                }
+            } else {
+                layers = try trimmed.split(separator: ",", omittingEmptySubsequences: false).map { item in
+                    let id = item.trimmingCharacters(in: .whitespaces)
+                    guard let value = Int(id) else { throw ServiceError.invalidParameter("layers must list layer ids; '\(id.prefix(40))' is not one.") }
+                    return value
+                }
             }
         }
         if let text = a.string("layerQueries") { layerQueries = try ReplicaLayerQuery.parseLayerQueries(text) }

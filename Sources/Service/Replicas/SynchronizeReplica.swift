@@ -101,10 +101,12 @@ struct ReplicaSync {
         var layersById: [Int: ReplicaLayerFilter] = [:]
         for filter in filters { layersById[filter.layer.id] = filter }
         let options = EditOptions(rollbackOnFailure: request.rollbackOnFailure, useGlobalIds: true, gdbVersion: version.guid)
+        // Every entry names a layer of the replica, an empty one too: a wrong id is a client's mistake to hear of.
+        for entry in request.edits where layersById[entry.id] == nil {
+            throw ServiceError.invalidParameter("edits names layer \(entry.id), which is not in the replica (its layers: \(filters.map { String($0.layer.id) }.joined(separator: ","))).")
+        }
         for entry in edits {
-            guard let filter = layersById[entry.id] else {
-                throw ServiceError.invalidParameter("edits names layer \(entry.id), which is not in the replica (its layers: \(filters.map { String($0.layer.id) }.joined(separator: ","))).")
-            }
+            guard let filter = layersById[entry.id] else { continue }
             guard uploads(entry.id) else {
                 throw ServiceError.notSupported("The replica '\(record.name)' does not upload edits of layer \(entry.id) (replica syncDirection \(record.direction.rawValue), sync direction \(direction(of: entry.id).rawValue)).")
             }
