@@ -129,6 +129,23 @@ import Testing
         #expect(throws: EditScript.Invalid.self) { try EditScript.load(path: huge) }
     }
 
+    /// runtime.md: applyEdits replaces temporary ids with the service's; an attachment's temporary id, saved
+    /// before the apply, still names that attachment after it.
+    @Test func anAppliedAttachmentKeepsAnsweringToItsTemporaryId() async throws {
+        let path = try Self.write("""
+            steps:
+              - addAttachment: {layer: Trees, objectId: 1, file: note.txt, contentType: text/plain}
+                save: a
+              - applyEdits: {}
+              - deleteAttachment: {layer: Trees, objectId: 1, attachmentId: "$a.attachmentId"}
+              - applyEdits: {}
+            """, name: "TreesOfPortland-attachment.yaml")
+        try "a note".write(toFile: (path as NSString).deletingLastPathComponent + "/note.txt", atomically: true, encoding: .utf8)
+        let report = try await Self.runInProcess(path)
+        #expect(report.steps.map(\.ok) == [true, true, true, true], "\(report.steps.map { $0.error?.message ?? "ok" })")
+        #expect(report.json["steps"]?.array?[3]["result"]?.text.contains("attachmentDeletes") == true)
+    }
+
     @Test func aFailedStepStopsTheRunUnlessKeepGoing() async throws {
         let path = try Self.write("""
             steps:

@@ -86,6 +86,9 @@ extension ServiceGeodatabase {
         for table in tables { edits[table.id] = nil }
         for result in results {
             for add in result.adds { if let local = add.localObjectId, let real = add.objectId { appliedTemporaryIds[FeatureKey(tableID: result.tableID, objectId: local)] = real } }
+            for add in result.attachmentAdds {
+                if let local = add.localObjectId, let real = add.objectId { appliedTemporaryAttachmentIds[FeatureKey(tableID: result.tableID, objectId: local)] = real }
+            }
         }
         return results
     }

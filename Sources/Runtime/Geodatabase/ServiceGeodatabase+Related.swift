@@ -67,11 +67,12 @@ extension ServiceGeodatabase {
         return list
     }
 
-    func attachmentData(of feature: TableFeature, attachmentId: Int64, table: TableInfo) async throws -> Data {
+    func attachmentData(of feature: TableFeature, attachmentId given: Int64, table: TableInfo) async throws -> Data {
         guard let objectId = feature.objectId.map({ resolvedObjectId($0, tableID: table.id) }) else {
             throw RuntimeError(RuntimeError.Identifier.featureNotFound, "\(table.title): the feature was never added.", layer: table.reference)
         }
-        if let staged = edits[table.id]?.attachmentAdds.first(where: { $0.temporaryId == attachmentId && $0.parentObjectId == objectId }) { return staged.data }
+        if let staged = edits[table.id]?.attachmentAdds.first(where: { $0.temporaryId == given && $0.parentObjectId == objectId }) { return staged.data }
+        let attachmentId = given < 0 ? appliedTemporaryAttachmentIds[FeatureKey(tableID: table.id, objectId: given)] ?? given : given
         let version = try await gdbVersion
         return try await call("Fetching attachment \(attachmentId) of feature \(objectId)", table) {
             try await self.service.attachmentData(layer: table.id, objectId: objectId, attachmentId: attachmentId, gdbVersion: version)
@@ -90,10 +91,12 @@ extension ServiceGeodatabase {
         return id
     }
 
-    func deleteAttachment(of feature: TableFeature, attachmentId: Int64, table: TableInfo) async throws {
-        let operation = "Deleting attachment \(attachmentId)"
+    func deleteAttachment(of feature: TableFeature, attachmentId given: Int64, table: TableInfo) async throws {
+        let operation = "Deleting attachment \(given)"
         let current = try await requireAttachmentEdit(feature, table: table, operation: operation)
         guard let objectId = current.objectId else { return }
+        // A temporary id of an attachment add that was applied stays usable: it names the service's attachment.
+        let attachmentId = given < 0 ? appliedTemporaryAttachmentIds[FeatureKey(tableID: table.id, objectId: given)] ?? given : given
         if attachmentId < 0 {
             let before = edits[table.id]?.attachmentAdds.count ?? 0
             edits[table.id]?.attachmentAdds.removeAll { $0.temporaryId == attachmentId }

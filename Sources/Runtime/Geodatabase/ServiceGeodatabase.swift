@@ -53,6 +53,9 @@ public actor ServiceGeodatabase {
     var nextTemporaryId: Int64 = -1
     /// The service's object ids of applied local adds, by their temporary ids (a temporary id stays usable).
     var appliedTemporaryIds: [FeatureKey: Int64] = [:]
+    /// The same for attachments: the service's attachment ids of applied attachment adds (`objectId` of the key
+    /// holds the temporary attachment id).
+    var appliedTemporaryAttachmentIds: [FeatureKey: Int64] = [:]
     /// The edits of an apply whose answer never came (no answer within the timeout, connection lost): the
     /// next `applyEdits` asks the service whether they landed before sending anything again.
     var unansweredApply: [Int: TableEdits]?

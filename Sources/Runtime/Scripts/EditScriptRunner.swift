@@ -335,7 +335,10 @@ public final class EditScriptRunner {
             if !r.adds.isEmpty { parts.append("\(r.adds.count) add\(r.adds.count == 1 ? "" : "s") (" + r.adds.map { "\($0.localObjectId ?? 0) → \($0.objectId ?? 0)" }.joined(separator: ", ") + ")") }
             if !r.updates.isEmpty { parts.append("\(r.updates.count) update\(r.updates.count == 1 ? "" : "s")") }
             if !r.deletes.isEmpty { parts.append("\(r.deletes.count) delete\(r.deletes.count == 1 ? "" : "s")") }
-            if !r.attachmentAdds.isEmpty { parts.append("\(r.attachmentAdds.count) attachment add\(r.attachmentAdds.count == 1 ? "" : "s")") }
+            if !r.attachmentAdds.isEmpty {
+                parts.append("\(r.attachmentAdds.count) attachment add\(r.attachmentAdds.count == 1 ? "" : "s") ("
+                             + r.attachmentAdds.map { "\($0.localObjectId ?? 0) → \($0.objectId ?? 0)" }.joined(separator: ", ") + ")")
+            }
             if !r.attachmentDeletes.isEmpty { parts.append("\(r.attachmentDeletes.count) attachment delete\(r.attachmentDeletes.count == 1 ? "" : "s")") }
             return "\(r.tableName) " + parts.joined(separator: ", ")
         }.joined(separator: "; ")
