@@ -63,6 +63,11 @@ import Testing
         }
         let repeatedJSON = try Self.write(#"{"steps": [{"query": {"layer": 0, "layer": 1}}]}"#, name: "r.json")
         #expect(throws: EditScript.Invalid.self) { try EditScript.load(path: repeatedJSON) }
+        // An attachment's file is looked for before anything runs, as the map is.
+        let missingFile = try Self.write("steps:\n  - addAttachment: {layer: Trees, objectId: 1, file: nope.txt}\n")
+        do { _ = try EditScript.load(path: missingFile); Issue.record("a missing attachment file was accepted") } catch let invalid as EditScript.Invalid {
+            #expect(invalid.problems.first?.contains("script.yaml:2:") == true && invalid.problems.first?.contains("nope.txt") == true, "\(invalid.problems)")
+        }
     }
 
     @Test func referencesSubstituteValuesAndText() async throws {

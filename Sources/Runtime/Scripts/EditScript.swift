@@ -51,6 +51,15 @@ public struct EditScript: Sendable {
                 let hint = saved.isEmpty ? " No earlier step saves a value." : " Saved so far: \(saved.sorted().joined(separator: ", "))."
                 problems.append("\(place): step \(index) (\(operation)) refers to '$\(reference.text)', but no earlier step has `save: \(reference.name)`.\(hint)")
             }
+            // An attachment's file is looked for before anything runs, as the map is (a reference is resolved later).
+            if operation == "addAttachment", let file = object[operation]?["file"]?.string, !file.contains("$") {
+                let resolved = file.hasPrefix("/") ? file : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(file)
+                var isDirectory: ObjCBool = false
+                if !FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) || isDirectory.boolValue {
+                    let at = node[operation]?["file"].map(source.place) ?? place
+                    problems.append("\(at): step \(index) (addAttachment): the file '\(file)' \(isDirectory.boolValue ? "is a directory" : "does not exist") (looked for \(resolved)).")
+                }
+            }
             if let name = object["save"]?.string { saved.insert(name) }
             let expected = object["expectFailure"].map { $0.string ?? $0.int.map(String.init) ?? $0.text }
             steps.append(Step(index: index, operation: operation, arguments: object[operation] ?? .null, save: object["save"]?.string,

@@ -131,7 +131,7 @@ public final class EditScriptRunner {
             let file = a["file"]?.string ?? ""
             let path = file.hasPrefix("/") ? file : (script.directory as NSString).appendingPathComponent(file)
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw RuntimeError(RuntimeError.Identifier.serviceError, "Adding attachment: cannot read the file '\(path)'.")
+                throw RuntimeError("script/argument", "Adding attachment: cannot read the file '\(path)'.")
             }
             let name = (file as NSString).lastPathComponent
             let id = try await table.addAttachment(to: feature, name: name, contentType: a["contentType"]?.string ?? Self.contentType(of: name), data: data)
