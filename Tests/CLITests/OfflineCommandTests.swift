@@ -125,6 +125,22 @@ import Testing
         #expect(status["pendingEdits"] as? Int == 0)
     }
 
+    /// A download-only geodatabase refuses edits when they are applied, not at the sync that could never upload them.
+    @Test func aDownloadOnlyGeodatabaseIsReadOnly() async throws {
+        let server = try await CLI.offThePool { try ServedSamples.start() }
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)/arcgis/rest/services/TreesOfPortland/FeatureServer"
+        let folder = try CLI.temporaryDirectory()
+        let file = folder.appendingPathComponent("down.geodatabase").path
+        let generated = try await CLI.detached(["offline", "generate", "--service", url, "--output", file, "--layers", "0", "--direction", "download",
+                                                "--progress", "never"] + Self.crew1)
+        #expect(generated.exitCode == 0, "\(generated.stderr)")
+        let script = folder.appendingPathComponent("edit.yaml")
+        try Data("steps:\n  - updateAttributes: {layer: 0, objectId: 1, attributes: {Notes: x}}\n  - applyEdits: {}\n".utf8).write(to: script)
+        let edited = try await CLI.detached(["edit", script.path, "--service", file])
+        #expect(edited.exitCode == 1 && edited.stdout.contains("download-only"), "\(edited.stdout) \(edited.stderr)")
+    }
+
     /// Another command holds the file (its lock taken here, as a running `maprules offline sync` holds it):
     /// every command on it exits 2 saying "in use", and works again once the lock is given back.
     @Test func aCommandOnAFileInUseExits2() async throws {

@@ -62,6 +62,9 @@ public final class OfflineGeodatabase: Sendable {
         let service = InProcessFeatureService(core: core, serviceName: name)
         if !state.isRegistered {
             await service.makeReadOnly("the geodatabase '\(path)' was unregistered from its service: it is read-only.")
+        } else if state.syncDirection == .download {
+            // Its edits could never be uploaded: refused when made, not at the sync.
+            await service.makeReadOnly("the geodatabase '\(path)' is download-only (generated with --direction download, or from a service that allows no edits): it is read-only.")
         }
         return OfflineGeodatabase(path: path, core: core, featureService: service, lock: lock)
     }

@@ -108,7 +108,7 @@ public struct SyncTask: Sendable {
         var direction = direction == .snapshot ? .download : direction
         if state.syncDirection == .download && direction != .download {
             guard direction == .bidirectional else {
-                throw RuntimeError(RuntimeError.Identifier.serviceError, "Replica \(state.replicaID) is download-only (the service allows no edits): it cannot upload.")
+                throw RuntimeError(RuntimeError.Identifier.serviceError, "Replica \(state.replicaID) is download-only (generated with --direction download, or from a service that allows no edits): it cannot upload.")
             }
             direction = .download
         }
