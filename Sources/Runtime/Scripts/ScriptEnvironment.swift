@@ -45,7 +45,10 @@ public struct ScriptEnvironment: Sendable {
         } else {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw SetupError(message: "\(target): not a feature service URL (http:// or https://) nor a sample folder (a folder with <Name>.services.json, as `maprules serve` reads).")
+                if target.lowercased().hasSuffix(".geodatabase") {
+                    throw SetupError(message: "\(target): no such geodatabase file (make one with `maprules offline generate`).")
+                }
+                throw SetupError(message: "\(target): not a feature service URL (http:// or https://), an offline geodatabase file, nor a sample folder (a folder with <Name>.services.json, as `maprules serve` reads); nothing of that name exists.")
             }
             if let usersFile, !FileManager.default.fileExists(atPath: usersFile) { throw SetupError(message: "\(usersFile): no such users file.") }
             do {
