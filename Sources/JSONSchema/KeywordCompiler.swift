@@ -228,7 +228,7 @@ struct KeywordCompiler {
         guard case .number(let n) = value.value, Numbers.isInteger(n), n.double >= 0 else {
             throw error(name, "must be a non-negative integer")
         }
-        return n.int ?? (n.double > Double(Int.max) ? Int.max : Int(n.double))
+        return n.int ?? (n.double >= Double(Int.max) ? Int.max : Int(n.double))  // Double(Int.max) is 2^63, itself beyond Int
     }
 
     private func strings(_ value: JSONNode, _ name: String) throws -> [String] {

@@ -233,8 +233,9 @@ extension SyncRequest {
         guard let id = a.string("replicaID") else { throw ServiceError.invalidParameter("replicaID is required.") }
         self.init(replicaID: id)
         if let text = a.string("replicaServerGen") {
-            guard let gen = Double(text.trimmingCharacters(in: .whitespaces)) else {
-                throw ServiceError.invalidParameter("replicaServerGen must be a number, not '\(text.prefix(40))'.")
+            // A number (some clients send 1.7e12), within Int64: Int64(1e300) would trap and stop the server.
+            guard let gen = Double(text.trimmingCharacters(in: .whitespaces)), gen.isFinite, abs(gen) < 9.2e18 else {
+                throw ServiceError.invalidParameter("replicaServerGen must be a generation (a whole number), not '\(text.prefix(40))'.")
             }
             replicaServerGen = Int64(gen)
         }

@@ -110,6 +110,15 @@ public enum JSON: Sendable, Equatable, Codable, CustomStringConvertible {
         default: return nil
         }
     }
+    /// A number as a 64-bit integer (a moment in epoch milliseconds, say), a fraction truncated; nil when it is
+    /// not a number or is beyond Int64 (`Int64(1e300)` would trap and stop the process).
+    public var int64: Int64? {
+        switch self {
+        case .int(let i): return Int64(i)
+        case .double(let d) where d.isFinite && abs(d) < 9.2e18: return Int64(d)
+        default: return nil
+        }
+    }
 
     /// Sets (or appends) the member `key` of an object; no effect on other values.
     public mutating func set(_ key: String, _ value: JSON) {

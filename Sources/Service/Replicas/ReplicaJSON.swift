@@ -60,7 +60,7 @@ extension ReplicaFeature {
             }
         }
         self.init(attributes: Attributes(json: json["attributes"] ?? .object([])), geometry: geometry,
-                  editMoment: json["editMoment"]?.double.map { Int64($0) })
+                  editMoment: json["editMoment"]?.int64)
     }
 
     public var json: JSON {
@@ -79,7 +79,7 @@ extension ReplicaAttachment {
             throw ServiceError.invalidParameter("An attachment needs globalId, parentGlobalId, name and base64 data.")
         }
         self.init(globalId: globalId, parentGlobalId: parent, name: name, contentType: json["contentType"]?.string ?? "application/octet-stream",
-                  data: data, editMoment: json["editMoment"]?.double.map { Int64($0) })
+                  data: data, editMoment: json["editMoment"]?.int64)
     }
 
     public var json: JSON {
@@ -111,7 +111,7 @@ extension ReplicaLayerEdits {
                   attachmentUpdates: try (attachments["updates"]?.array ?? []).map(ReplicaAttachment.init(json:)),
                   attachmentDeleteIds: try ids(attachments["deleteIds"]))
         for (key, value) in features["deleteMoments"]?.objectMembers ?? [] {
-            if let moment = value.double { deleteMoments[key] = Int64(moment) }
+            if let moment = value.int64 { deleteMoments[key] = moment }
         }
     }
 
@@ -152,12 +152,12 @@ extension ReplicaLayerData {
 extension LayerServerGen {
     /// `{"id", "serverGen", "syncDirection"?}`.
     public init(json: JSON) throws {
-        guard let id = json["id"]?.int, let gen = json["serverGen"]?.double else {
+        guard let id = json["id"]?.int, let gen = json["serverGen"]?.int64 else {
             throw ServiceError.invalidParameter("Each layer generation needs an id and a serverGen.")
         }
         var direction: SyncDirection?
         if let text = json["syncDirection"]?.string { direction = try SyncDirection(parameter: text) }
-        self.init(id: id, serverGen: Int64(gen), syncDirection: direction)
+        self.init(id: id, serverGen: gen, syncDirection: direction)
     }
 
     public var json: JSON {
@@ -196,10 +196,10 @@ extension SyncModel {
 extension ReplicaPackage {
     /// `{"replicaName", "replicaID", "serverGen", "layerServerGens"?, "syncModel", "syncDirection", "gdbVersion"?, "layers"}`.
     public init(json: JSON) throws {
-        guard let name = json["replicaName"]?.string, let id = json["replicaID"]?.string, let gen = json["serverGen"]?.double else {
+        guard let name = json["replicaName"]?.string, let id = json["replicaID"]?.string, let gen = json["serverGen"]?.int64 else {
             throw ServiceError.invalidParameter("A replica package needs replicaName, replicaID and serverGen.")
         }
-        self.init(replicaName: name, replicaID: id, serverGen: Int64(gen),
+        self.init(replicaName: name, replicaID: id, serverGen: gen,
                   layerServerGens: try json["layerServerGens"]?.array?.map(LayerServerGen.init(json:)),
                   syncModel: try json["syncModel"]?.string.map(SyncModel.init(parameter:)) ?? .perReplica,
                   syncDirection: try json["syncDirection"]?.string.map(SyncDirection.init(parameter:)) ?? .bidirectional,
@@ -235,7 +235,7 @@ extension EditResult {
     /// `{"objectId"?, "globalId"?, "success", "error"?: {"code", "description"}}`.
     init(json: JSON) {
         let error = json["error"].map { EditError(code: $0["code"]?.int ?? 1000, description: $0["description"]?.string ?? "") }
-        self.init(objectId: json["objectId"]?.double.map { Int64($0) }, globalId: json["globalId"]?.string,
+        self.init(objectId: json["objectId"]?.int64, globalId: json["globalId"]?.string,
                   success: json["success"]?.bool ?? false, error: error)
     }
 
@@ -260,7 +260,7 @@ extension LayerEditResults {
                       AttachmentEditResults(addResults: list($0["addResults"]), updateResults: list($0["updateResults"]),
                                             deleteResults: list($0["deleteResults"]))
                   },
-                  editMoment: json["editMoment"]?.double.map { Int64($0) })
+                  editMoment: json["editMoment"]?.int64)
     }
 
     var replicaJSON: JSON {
@@ -279,10 +279,10 @@ extension LayerEditResults {
 extension SyncAnswer {
     /// `{"replicaName", "replicaID", "replicaServerGen", "layerServerGens"?, "edits", "editResults", "conflicts"}`.
     public init(json: JSON) throws {
-        guard let name = json["replicaName"]?.string, let id = json["replicaID"]?.string, let gen = json["replicaServerGen"]?.double else {
+        guard let name = json["replicaName"]?.string, let id = json["replicaID"]?.string, let gen = json["replicaServerGen"]?.int64 else {
             throw ServiceError.invalidParameter("A sync answer needs replicaName, replicaID and replicaServerGen.")
         }
-        self.init(replicaName: name, replicaID: id, replicaServerGen: Int64(gen),
+        self.init(replicaName: name, replicaID: id, replicaServerGen: gen,
                   layerServerGens: try json["layerServerGens"]?.array?.map(LayerServerGen.init(json:)),
                   editResults: try (json["editResults"]?.array ?? []).map(LayerEditResults.init(replicaJSON:)),
                   edits: try (json["edits"]?.array ?? []).map(ReplicaLayerEdits.init(json:)),
@@ -305,16 +305,16 @@ extension ReplicaInfo {
     /// "replicaServerGen", "layerServerGens"?, "syncModel",
     /// "syncDirection", "gdbVersion"?, "creationDate", "lastSyncDate"?}`.
     public init(json: JSON) throws {
-        guard let name = json["replicaName"]?.string, let id = json["replicaID"]?.string, let gen = json["replicaServerGen"]?.double else {
+        guard let name = json["replicaName"]?.string, let id = json["replicaID"]?.string, let gen = json["replicaServerGen"]?.int64 else {
             throw ServiceError.invalidParameter("A replica description needs replicaName, replicaID and replicaServerGen.")
         }
         self.init(replicaName: name, replicaID: id, replicaOwner: json["replicaOwner"]?.string ?? "",
-                  layers: (json["layers"]?.array ?? []).compactMap { $0.int ?? $0["id"]?.int }, serverGen: Int64(gen),
+                  layers: (json["layers"]?.array ?? []).compactMap { $0.int ?? $0["id"]?.int }, serverGen: gen,
                   layerServerGens: try json["layerServerGens"]?.array?.map(LayerServerGen.init(json:)),
                   syncModel: try json["syncModel"]?.string.map(SyncModel.init(parameter:)) ?? .perReplica,
                   syncDirection: try json["syncDirection"]?.string.map(SyncDirection.init(parameter:)) ?? .bidirectional,
                   gdbVersion: json["gdbVersion"]?.string,
-                  creationDate: Int64(json["creationDate"]?.double ?? 0), lastSyncDate: json["lastSyncDate"]?.double.map { Int64($0) })
+                  creationDate: json["creationDate"]?.int64 ?? 0, lastSyncDate: json["lastSyncDate"]?.int64)
         for layer in json["layers"]?.array ?? [] where layer.objectMembers != nil {
             if let id = layer["id"]?.int { layerQueries[id] = try ReplicaLayerQuery(json: layer) }
         }
