@@ -117,7 +117,9 @@ extension ServiceGeodatabase {
     private func requireAttachmentEdit(_ feature: TableFeature, table: TableInfo, operation: String) async throws -> TableFeature {
         try await requireEditableVersion(operation, table: table)
         guard table.metadata.hasAttachments else {
-            throw RuntimeError(RuntimeError.Identifier.serviceError, "\(operation) to \(table.title): the layer has no attachments.", serviceCode: 400, layer: table.reference)
+            // Refused here, nothing sent: not a service's answer (runtime/service-error), the table lacking what the edit needs.
+            throw RuntimeError(RuntimeError.Identifier.cannotUpdate, "\(operation) to \(table.title): the \(table.kindWord) has no attachments (hasAttachments is false).",
+                               layer: table.reference)
         }
         guard let objectId = feature.objectId else {
             throw RuntimeError(RuntimeError.Identifier.featureNotFound, "\(operation) to \(table.title): the feature was never added.", layer: table.reference)
