@@ -40,6 +40,32 @@ import Service
         }
     }
 
+    /// Values that once trapped (stopping the server) or answered 500 are answered 400, or served: dates whose
+    /// time is not a number, an empty multipart boundary, NaN geometries, statistics and order lists beyond
+    /// SQLite's limits.
+    @Test func hostileValuesAreRefusedNotTrappedOn() async throws {
+        try await Fixtures.app().test(.router) { client in
+            for date in ["2020-01-01 nan:00", "2020-01-01 1e300:00", "2020-01-01 99999999999999999999:00", "99999999999-01-01"] {
+                let answer = try await client.get("\(Self.trees)/query", [("where", "Planted_Date = '\(date)'"), ("returnCountOnly", "true")])
+                #expect(answer.errorCode == 400 || answer["count"]?.int == 0, "\(date): \(answer)")
+            }
+            var headers = Form.headers
+            headers[.contentType] = "multipart/form-data; boundary="
+            let empty = try await client.execute(uri: "\(Self.trees)/query", method: .post, headers: headers, body: ByteBuffer(string: "x"))
+            #expect(try empty.json.errorCode == 400)
+            let nan = try await client.get("\(Self.trees)/query", [("geometry", "nan,nan,nan,nan"), ("geometryType", "esriGeometryEnvelope"), ("returnCountOnly", "true")])
+            #expect(nan.errorCode == 400, "\(nan)")
+            let repeated = Array(repeating: "DBH", count: 2_500).joined(separator: ",")
+            let ordered = try await client.get("\(Self.trees)/query", [("where", "1=1"), ("orderByFields", repeated), ("returnCountOnly", "false"), ("outFields", "OBJECTID")])
+            #expect(ordered["features"]?.array?.count == 24, "\(ordered["error"] ?? .null)")
+            let grouped = try await client.get("\(Self.trees)/query", [("where", "1=1"), ("groupByFieldsForStatistics", Array(repeating: "Condition", count: 2_500).joined(separator: ",")),
+                                                                       ("outStatistics", #"[{"statisticType":"count","onStatisticField":"OBJECTID","outStatisticFieldName":"n"}]"#)])
+            #expect(grouped["features"]?.array?.isEmpty == false, "\(grouped["error"] ?? .null)")
+            let many = "[" + Array(repeating: #"{"statisticType":"count","onStatisticField":"OBJECTID","outStatisticFieldName":"n"}"#, count: 2_100).joined(separator: ",") + "]"
+            #expect(try await client.post("\(Self.trees)/query", [("where", "1=1"), ("outStatistics", many)]).errorCode == 400)
+        }
+    }
+
     @Test func pagingAndOrder() async throws {
         try await Fixtures.app().test(.router) { client in
             let page = try await client.get("\(Self.trees)/query", [("where", "1=1"), ("orderByFields", "OBJECTID DESC"), ("resultOffset", "2"),

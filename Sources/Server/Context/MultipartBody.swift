@@ -10,6 +10,10 @@ extension RequestArguments {
             var headers: [(String, String)] = []
             var body = ByteBuffer()
         }
+        // MultipartKit's parser asserts a non-empty boundary (a precondition: it would stop the server).
+        guard !boundary.isEmpty else {
+            throw ServiceError.invalidParameter("A multipart/form-data body needs a non-empty boundary in its Content-Type.")
+        }
         var parts: [Part] = []
         var current = Part()
         let parser = MultipartParser(boundary: boundary)

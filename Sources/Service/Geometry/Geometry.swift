@@ -161,7 +161,9 @@ public enum Geometry: Sendable, Equatable {
     public static func parse(parameter text: String, type: GeometryType?) throws -> (geometry: Geometry, spatialReference: SpatialReference?) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if !trimmed.hasPrefix("{") {
-            let numbers = trimmed.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            // Finite numbers only: Double("nan") and Double("inf") parse, and a NaN envelope stored with a replica
+            // made its every later answer fail.
+            let numbers = trimmed.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil } }
             if numbers.count == 2, let x = numbers[0], let y = numbers[1] { return (.point(Point(x: x, y: y)), nil) }
             if numbers.count == 4, let a = numbers[0], let b = numbers[1], let c = numbers[2], let d = numbers[3] {
                 return (.envelope(Envelope(xmin: a, ymin: b, xmax: c, ymax: d)), nil)

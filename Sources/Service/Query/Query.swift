@@ -146,6 +146,7 @@ struct QueryPlan {
         }
         actingName = policy.actingName
         if let stats = parameters.outStatistics, !stats.isEmpty {
+            guard stats.count <= 500 else { throw ServiceError.invalidQuery("outStatistics lists \(stats.count) statistics; ask for at most 500 at a time.") }
             for stat in stats where !(stat.statisticType == .count && stat.onStatisticField == "*") {
                 guard layer.field(stat.onStatisticField) != nil else {
                     throw ServiceError.invalidQuery("outStatistics: '\(stat.onStatisticField)' is not a field of \(layer.title).")
@@ -509,7 +510,8 @@ struct QueryPlan {
     }
 
     private func statistics(_ db: any StoreConnection, compiler: QueryCompiler, source: StoreSQL, stats: [StatisticDefinition]) throws -> QueryResponse {
-        let groups = (parameters.groupByFieldsForStatistics ?? []).compactMap { layer.field($0)?.name }
+        var groups: [String] = []
+        for name in (parameters.groupByFieldsForStatistics ?? []).compactMap({ layer.field($0)?.name }) where !groups.contains(name) { groups.append(name) }
         var selections: [StoreSQL] = groups.map { compiler.field($0) }
         var outNames: [String] = groups
         var outTypes: [String] = groups.map { layer.field($0)?.type.rawValue ?? "esriFieldTypeString" }

@@ -219,7 +219,9 @@ struct QueryCompiler {
                     throw ServiceError.invalidQuery("orderByFields at character offset \(offset): '\(words[1])' is neither ASC nor DESC.")
                 }
             }
-            terms.append(OrderTerm(field: definition.name, descending: descending))
+            // A field ordered by again changes nothing (the first term decides): kept once, so that a list
+            // repeating a field thousands of times stays within SQLite's ORDER BY limit.
+            if !terms.contains(where: { $0.field == definition.name }) { terms.append(OrderTerm(field: definition.name, descending: descending)) }
             offset += part.count + 1
         }
         return terms

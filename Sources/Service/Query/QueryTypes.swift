@@ -57,7 +57,10 @@ public struct QueryParameters: Sendable {
 
     /// Parses `objectIds=1,2,3` strictly: anything but integers is refused (nothing reaches SQL).
     public static func parseObjectIds(_ text: String) throws -> [Int64] {
-        try text.split(separator: ",").map { part in
+        // Counted before parsing: millions of ids would keep a core busy long after the client gave up.
+        let commas = text.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: ",") ? 1 : 0) }
+        guard commas < 1_000_000 else { throw ServiceError.invalidQuery("objectIds lists more than 1,000,000 ids; ask for at most 30000 at a time.") }
+        return try text.split(separator: ",").map { part in
             let trimmed = part.trimmingCharacters(in: .whitespaces)
             guard let id = Int64(trimmed) else {
                 throw ServiceError.invalidQuery("objectIds must be a comma-separated list of integers; '\(trimmed.prefix(40))' is not one.")

@@ -403,9 +403,11 @@ public struct WhereParser {
         var hms = [0, 0, 0]
         if parts.count == 2 {
             let time = parts[1].split(separator: ":").map { Double($0) }
-            guard time.count >= 2, time.count <= 3, time.allSatisfy({ $0 != nil }) else { return nil }
+            // In range before converting: Int(nan) or Int(1e300) traps, and stopped the server.
+            guard time.count >= 2, time.count <= 3, time.allSatisfy({ $0.map { $0.isFinite && $0 >= 0 && $0 < 61 } ?? false }) else { return nil }
             hms = [Int(time[0]!), Int(time[1]!), time.count == 3 ? Int(time[2]!) : 0]
         }
+        guard (1...9999).contains(ymd[0]) else { return nil }
         var components = DateComponents()
         components.year = ymd[0]; components.month = ymd[1]; components.day = ymd[2]
         components.hour = hms[0]; components.minute = hms[1]; components.second = hms[2]
