@@ -435,6 +435,16 @@ import Testing
         #expect(try await core.applyEdits(service: service, layer: 0, LayerEdits(deletes: [2]), as: who.admin).succeeded)
         let defaultSync = try await core.synchronizeReplica(service: service, SyncRequest(replicaID: onDefault.replicaID, syncDirection: .download), as: who.editor01)
         #expect(defaultSync.edits.first?.deleteIds.count == 1)
+
+        // The version deleted under the replica: the refusal names the replica and says what to do.
+        _ = try await core.deleteVersion(service: service, version: version, as: who.editor01)
+        do {
+            _ = try await core.synchronizeReplica(service: service, SyncRequest(replicaID: package.replicaID, syncDirection: .download), as: who.editor01)
+            Issue.record("a replica of a deleted version synced")
+        } catch let error as ServiceError {
+            #expect(error.code == 404)
+            #expect(error.details.first?.contains("no longer exists") == true && error.details.first?.contains("unregister") == true, "\(error.details)")
+        }
     }
 
     /// A DEFAULT change older than the replica's generation that a reconcile brings into the version later

@@ -49,7 +49,14 @@ struct ReplicaSync {
         self.policy = policy
         self.request = request
         record = try ServiceCore.replicaRecord(db, service: service, id: request.replicaID, policy: policy)
-        version = try ServiceCore.resolveVersion(db, service: service, name: record.versionGuid, policy: policy)
+        do {
+            version = try ServiceCore.resolveVersion(db, service: service, name: record.versionGuid, policy: policy)
+        } catch var error as ServiceError where error.code == 404 {
+            // Say which replica and what to do: the GUID alone tells a crew nothing.
+            error.details = ["The version \(record.versionGuid) of replica '\(record.name)' no longer exists or you may not see it "
+                             + "(deleted after the replica was made?): the replica cannot sync; unregister it and generate a new one."]
+            throw error
+        }
         view = VersionView(version)
         let definition = try record.decodedDefinition()
         filters = try definition.layers.map { entry in
