@@ -42,7 +42,7 @@ public final class LanguageServer {
                 return 1
             }
             guard let data else { return shutdownRequested ? 0 : 1 }
-            guard let message = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            guard let message = MessageJSON.object(from: data) else {
                 writer.write(["jsonrpc": "2.0", "id": NSNull(), "error": ["code": -32700, "message": "Parse error: the message is not a JSON object"]])
                 continue
             }
@@ -116,8 +116,12 @@ public final class LanguageServer {
             writer.write(["jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": ["uri": uri, "diagnostics": [] as [Any]]])
             return nil
         case "textDocument/hover":
+            // Answer from the text as it is now: linting put off for waiting messages is done first, else a fix
+            // would carry the ranges of an older text and replace the wrong characters.
+            if !stale.isEmpty { lintStale() }
             return hover(params)
         case "textDocument/codeAction":
+            if !stale.isEmpty { lintStale() }
             return codeActions(params)
         default:
             if method.hasPrefix("$/") || !isRequest { return nil }

@@ -49,6 +49,8 @@ struct TextDocument {
 /// minified map (one line of megabytes) with many findings costs one walk of that line, not one per finding.
 struct LineTable {
     private let lines: [Substring]
+    /// The text starts with a byte order mark: the linter's columns do not count it, LSP's characters do.
+    private let startsWithBOM: Bool
 
     /// Split on the UTF-8 bytes: splitting by `Character` runs grapheme breaking over the whole text (tens of
     /// milliseconds for a 2 MB map).
@@ -62,6 +64,7 @@ struct LineTable {
         }
         lines.append(text[start...])
         self.lines = lines
+        startsWithBOM = text.unicodeScalars.first == "\u{FEFF}"
     }
 
     /// The LSP position of each linter position (line and column in scalars, 1-based; a column past the line's end
@@ -74,8 +77,11 @@ struct LineTable {
     /// of an object or array.
     func tokenRanges(_ positions: [(line: Int, column: Int)]) -> [[String: Any]] {
         walk(positions).map { place in
-            ["start": ["line": place.line, "character": place.character],
-             "end": ["line": place.line, "character": place.character + max(place.tokenLength, 1)]]
+            // At the end of a line (a syntax error at the end of the text) there is no token: the range covers the
+            // line's last character instead of reaching past the line.
+            let start = place.tokenLength == 0 ? max(place.character - 1, 0) : place.character
+            return ["start": ["line": place.line, "character": start],
+                    "end": ["line": place.line, "character": place.character + place.tokenLength]]
         }
     }
 
@@ -97,6 +103,10 @@ struct LineTable {
                 index = view.startIndex
                 column = 1
                 character = 0
+                if line == 0 && startsWithBOM && index < view.endIndex {
+                    view.formIndex(after: &index)
+                    character = 1
+                }
             }
             while column < positions[i].column, index < view.endIndex {
                 character += view[index].utf16.count

@@ -191,6 +191,30 @@ struct LSPTests {
         #expect(client.waitForExit() == 0)
     }
 
+    /// A byte order mark is a character to LSP (one UTF-16 unit) though the linter's columns skip it; and a
+    /// code action asked right after a change (before the server published for it) answers from the new text.
+    @Test func aByteOrderMarkAndAChangeNotYetPublishedKeepRangesRight() throws {
+        let client = try Client()
+        _ = try client.request("initialize", ["capabilities": [:] as [String: Any]])
+        let text = "\u{FEFF}{\"title\": \"x\", \"title\": \"y\", \"operationalLayers\": [], \"baseMap\": {\"baseMapLayers\": []}}"
+        let uri = "file:///tmp/maprules-lsp-\(UUID().uuidString).json"
+        try client.notify("textDocument/didOpen", ["textDocument": ["uri": uri, "languageId": "json", "version": 1, "text": text]])
+        let published = try client.diagnostics()
+        let duplicate = try #require((published["diagnostics"] as? [[String: Any]])?.first { $0["code"] as? String == "json/duplicate-key" })
+        let start = try #require((duplicate["range"] as? [String: [String: Int]])?["start"]?["character"])
+        let utf16 = Array(text.utf16)
+        #expect(String(decoding: utf16[start..<(start + 7)], as: UTF16.self) == "\"title\"", "start \(start)")
+        // Ten spaces inserted before the diagnostic, then at once a hover at its old place: the answer comes
+        // from the new text, where nothing is there any more.
+        try client.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2],
+                                                     "contentChanges": [["range": ["start": ["line": 0, "character": 1], "end": ["line": 0, "character": 1]], "text": "          "]]])
+        let hover = try client.request("textDocument/hover", ["textDocument": ["uri": uri], "position": ["line": 0, "character": start]])
+        #expect(hover["result"] is NSNull, "\(hover)")
+        _ = try client.request("shutdown")
+        try client.notify("exit", [:])
+        #expect(client.waitForExit() == 0)
+    }
+
     @Test func theSnapshotAndConfigurationBesideTheFileApply() throws {
         let folder = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -37,4 +37,17 @@ import WebMap
         #expect(entries(below: root, maximumDepth: 2) == ["broken broken.json", "deep a/b", "file a/one.json", "file to-file.json", "file top.json"])
         #expect(entries(below: root + "/no-such-folder").count == 1)
     }
+
+    /// A FIFO (or a link to one) is never a file to read: opening it waits for a writer forever, which hung
+    /// `maprules lsp` when a `.services.json` beside a map was one.
+    @Test func leavesOutFIFOs() throws {
+        let fm = FileManager.default
+        let root = fm.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)").path
+        defer { try? fm.removeItem(atPath: root) }
+        try fm.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: root + "/map.json"))
+        #expect(mkfifo(root + "/map.services.json", 0o644) == 0)
+        try fm.createSymbolicLink(atPath: root + "/services.json", withDestinationPath: root + "/map.services.json")
+        #expect(entries(below: root) == ["file map.json"])
+    }
 }

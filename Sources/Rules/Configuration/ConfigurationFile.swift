@@ -82,7 +82,9 @@ public enum ConfigurationFile {
         }
         for _ in 0..<256 {
             let candidate = folder.appendingPathComponent(fileName).path
-            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+            // A regular file (or a link to one): a FIFO of that name would make the read wait forever.
+            var info = stat()
+            if stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG { return candidate }
             let parent = folder.deletingLastPathComponent()
             if parent.path == folder.path { return nil }
             folder = parent

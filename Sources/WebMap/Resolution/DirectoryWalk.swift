@@ -5,7 +5,7 @@ import Foundation
 /// folder of thousands of maps costs more than reading some of them.
 public enum DirectoryWalk {
     public enum Entry: Sendable {
-        /// A file, or a symbolic link to one.
+        /// A regular file, or a symbolic link to one (FIFOs, sockets and devices are left out).
         case file(path: String, name: String)
         /// A symbolic link whose target does not exist.
         case brokenLink(path: String, name: String)
@@ -42,13 +42,17 @@ public enum DirectoryWalk {
             case Int(DT_REG):
                 visit(.file(path: path, name: name))
             case Int(DT_LNK):
-                // Followed only to a file.
+                // Followed only to a regular file.
                 var info = stat()
                 if stat(path, &info) != 0 {
                     visit(.brokenLink(path: path, name: name))
-                } else if info.st_mode & S_IFMT != S_IFDIR {
+                } else if info.st_mode & S_IFMT == S_IFREG {
                     visit(.file(path: path, name: name))
                 }
+            case Int(DT_FIFO), Int(DT_CHR), Int(DT_BLK), Int(DT_SOCK):
+                // Never files to read: opening a FIFO waits for a writer forever (a `.services.json` FIFO beside a
+                // map hung `maprules lsp`).
+                continue
             default:
                 // A file system that does not give types: ask (without following links).
                 var info = stat()
@@ -59,11 +63,13 @@ public enum DirectoryWalk {
                 case S_IFLNK:
                     if stat(path, &info) != 0 {
                         visit(.brokenLink(path: path, name: name))
-                    } else if info.st_mode & S_IFMT != S_IFDIR {
+                    } else if info.st_mode & S_IFMT == S_IFREG {
                         visit(.file(path: path, name: name))
                     }
-                default:
+                case S_IFREG:
                     visit(.file(path: path, name: name))
+                default:
+                    continue
                 }
             }
         }
