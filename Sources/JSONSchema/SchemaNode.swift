@@ -100,6 +100,15 @@ final class SchemaNode: @unchecked Sendable {
     func validate(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
         if onlyTypes != 0 && TypeSet(rawValue: onlyTypes).allows(instance.value) { return true }
         if let forward, !c.trackScope {
+            // A schema that is only a `$ref` forwards without its keyword, so the cycle check is made here too:
+            // `{"allOf": [{"$ref": "#"}]}` recursed until the stack overflowed.
+            c.depth += 1
+            defer { c.depth -= 1 }
+            if c.tooDeep {
+                c.report(keyword: "$ref", location: location, offset: instance.offset, expected: "a schema that terminates",
+                         found: "a reference cycle", message: "The schema refers to itself without end at \(location) (or nests deeper than validation can follow).")
+                return false
+            }
             return forward._withUnsafeGuaranteedRef { $0.validate(instance, c, evaluated) }
         }
         if isAlwaysTrue { return true }

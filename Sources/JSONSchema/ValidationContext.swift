@@ -30,6 +30,25 @@ final class ValidationContext {
     /// Nesting of in-place applicators, to stop a schema that refers to itself without consuming the instance.
     var depth = 0
     static let maximumDepth = 2_000
+    /// Where on the stack validation started (the context is made on the thread that validates).
+    private let stackStart: UInt = {
+        var marker = 0
+        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    }()
+    /// Stack validation may use below `stackStart`: threads here have 8 MB (the main thread's rlimit, and
+    /// glibc's default for Dispatch's workers).
+    static let stackBudget: UInt = 3 << 20
+
+    /// True when in-place applicators nest too deep: past `maximumDepth`, or past `stackBudget` bytes of stack
+    /// (a debug build's frames are several times larger than a release build's: `{"anyOf": [{"$ref": "#"}]}`
+    /// overflowed 8 MB before 2,000 levels there).
+    var tooDeep: Bool {
+        if depth > Self.maximumDepth { return true }
+        guard depth > 200 else { return false }
+        var marker = 0
+        let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        return here < stackStart && stackStart - here > Self.stackBudget
+    }
 
     init(detailed: Bool, base: JSONPointer, trackScope: Bool, deduplicate: Bool) {
         self.detailed = detailed

@@ -18,6 +18,16 @@ import WebMap
         SourceText(string: text).position(ofOffset: violation.instanceOffset).description
     }
 
+    /// Schemas that refer to themselves in place, through a subschema that is only a `$ref` (forwarded without
+    /// its keyword), once recursed until the stack overflowed (a crash); they are violations now.
+    @Test func inPlaceCyclesThroughABareRefAreViolationsNotCrashes() throws {
+        for text in [##"{"allOf": [{"$ref": "#"}]}"##, ##"{"anyOf": [{"$ref": "#"}]}"##,
+                     ##"{"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"anyOf": [{"$ref": "#/$defs/a"}]}}, "$ref": "#/$defs/a"}"##] {
+            let found = try violations(try schema(text), "true")
+            #expect(found.contains { $0.message.contains("refers to itself without end") }, "\(text): \(found.map(\.message))")
+        }
+    }
+
     // MARK: Positions and messages
 
     @Test func everyViolationIsReportedAtItsValue() throws {

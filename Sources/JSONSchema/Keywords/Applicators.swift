@@ -13,9 +13,9 @@ final class RefKeyword: Keyword {
     override func validate(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
         c.depth += 1
         defer { c.depth -= 1 }
-        if c.depth > ValidationContext.maximumDepth {
+        if c.tooDeep {
             c.report(keyword: name, location: location, offset: instance.offset, expected: "a schema that terminates",
-                     found: "a reference cycle", message: "The schema refers to itself without end at \(location).")
+                     found: "a reference cycle", message: "The schema refers to itself without end at \(location) (or nests deeper than validation can follow).")
             return false
         }
         return target.validate(instance, c, evaluated)
@@ -44,9 +44,9 @@ final class DynamicRefKeyword: Keyword {
         }
         c.depth += 1
         defer { c.depth -= 1 }
-        if c.depth > ValidationContext.maximumDepth {
+        if c.tooDeep {
             c.report(keyword: name, location: location, offset: instance.offset, expected: "a schema that terminates",
-                     found: "a reference cycle", message: "The schema refers to itself without end at \(location).")
+                     found: "a reference cycle", message: "The schema refers to itself without end at \(location) (or nests deeper than validation can follow).")
             return false
         }
         return node.validate(instance, c, evaluated)
