@@ -84,6 +84,9 @@ func emit(_ text: String, to path: String?) throws {
             throw CommandFailure("cannot write \(path): \(error.localizedDescription)")
         }
     } else {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        // The throwing write: the old one traps ("Fatal error") when standard output is full or closed.
+        do { try FileHandle.standardOutput.write(contentsOf: Data(text.utf8)) } catch {
+            throw CommandFailure("cannot write to standard output: \(error.localizedDescription)")
+        }
     }
 }
