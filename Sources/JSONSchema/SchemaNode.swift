@@ -105,8 +105,7 @@ final class SchemaNode: @unchecked Sendable {
             c.depth += 1
             defer { c.depth -= 1 }
             if c.tooDeep {
-                c.report(keyword: "$ref", location: location, offset: instance.offset, expected: "a schema that terminates",
-                         found: "a reference cycle", message: "The schema refers to itself without end at \(location) (or nests deeper than validation can follow).")
+                c.reportCycle(keyword: "$ref", location: location, offset: instance.offset)
                 return false
             }
             return forward._withUnsafeGuaranteedRef { $0.validate(instance, c, evaluated) }

@@ -39,6 +39,12 @@ final class ValidationContext {
     /// glibc's default for Dispatch's workers).
     static let stackBudget: UInt = 3 << 20
 
+    /// The violation for `tooDeep`, at the keyword (or bare `$ref`) that would have gone one level deeper.
+    func reportCycle(keyword: String, location: String, offset: Int) {
+        report(keyword: keyword, location: location, offset: offset, expected: "a schema that terminates", found: "a reference cycle",
+               message: "The schema refers to itself without end at \(location) (or nests deeper than validation can follow).")
+    }
+
     /// True when in-place applicators nest too deep: past `maximumDepth`, or past `stackBudget` bytes of stack
     /// (a debug build's frames are several times larger than a release build's: `{"anyOf": [{"$ref": "#"}]}`
     /// overflowed 8 MB before 2,000 levels there).

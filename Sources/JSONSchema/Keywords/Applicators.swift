@@ -14,8 +14,7 @@ final class RefKeyword: Keyword {
         c.depth += 1
         defer { c.depth -= 1 }
         if c.tooDeep {
-            c.report(keyword: name, location: location, offset: instance.offset, expected: "a schema that terminates",
-                     found: "a reference cycle", message: "The schema refers to itself without end at \(location) (or nests deeper than validation can follow).")
+            c.reportCycle(keyword: name, location: location, offset: instance.offset)
             return false
         }
         return target.validate(instance, c, evaluated)
@@ -45,8 +44,7 @@ final class DynamicRefKeyword: Keyword {
         c.depth += 1
         defer { c.depth -= 1 }
         if c.tooDeep {
-            c.report(keyword: name, location: location, offset: instance.offset, expected: "a schema that terminates",
-                     found: "a reference cycle", message: "The schema refers to itself without end at \(location) (or nests deeper than validation can follow).")
+            c.reportCycle(keyword: name, location: location, offset: instance.offset)
             return false
         }
         return node.validate(instance, c, evaluated)
