@@ -204,11 +204,24 @@ struct LSPTests {
         let start = try #require((duplicate["range"] as? [String: [String: Int]])?["start"]?["character"])
         let utf16 = Array(text.utf16)
         #expect(String(decoding: utf16[start..<(start + 7)], as: UTF16.self) == "\"title\"", "start \(start)")
-        // Ten spaces inserted before the diagnostic, then at once a hover at its old place: the answer comes
-        // from the new text, where nothing is there any more.
-        try client.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2],
-                                                     "contentChanges": [["range": ["start": ["line": 0, "character": 1], "end": ["line": 0, "character": 1]], "text": "          "]]])
-        let hover = try client.request("textDocument/hover", ["textDocument": ["uri": uri], "position": ["line": 0, "character": start]])
+        // Ten spaces inserted before the diagnostic and a hover at its old place, in one write (so the server
+        // reads both before it lints): the answer comes from the new text, where nothing is there any more.
+        let change: [String: Any] = ["jsonrpc": "2.0", "method": "textDocument/didChange", "params": [
+            "textDocument": ["uri": uri, "version": 2],
+            "contentChanges": [["range": ["start": ["line": 0, "character": 1], "end": ["line": 0, "character": 1]], "text": "          "]]]]
+        let ask: [String: Any] = ["jsonrpc": "2.0", "id": 900, "method": "textDocument/hover",
+                                  "params": ["textDocument": ["uri": uri], "position": ["line": 0, "character": start]]]
+        var both = Data()
+        for message in [change, ask] {
+            let body = try JSONSerialization.data(withJSONObject: message)
+            both += Data("Content-Length: \(body.count)\r\n\r\n".utf8) + body
+        }
+        client.writeRaw(both)
+        var hover: [String: Any] = [:]
+        for _ in 0..<10 where hover.isEmpty {
+            let message = try client.read()
+            if message["id"] as? Int == 900 { hover = message }
+        }
         #expect(hover["result"] is NSNull, "\(hover)")
         _ = try client.request("shutdown")
         try client.notify("exit", [:])
