@@ -1,6 +1,6 @@
 import Foundation
 import Rules
-import Service
+import FeatureServiceModel
 import WebMap
 
 /// runtime.md "Adding features": the add-feature rules of rules.md (`LayerBehavior.addFeature`, the linter's

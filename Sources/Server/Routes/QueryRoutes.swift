@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 import Service
 import WebMap
+import FeatureServiceModel
 
 /// `<layer>/query` and `<layer>/queryRelatedRecords`, with the decoding of their parameters.
 struct QueryRoutes {

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Service
 import WebMap
+import FeatureServiceModel
 
 /// `<service>/FeatureServer/createReplica`, `synchronizeReplica`, `unRegisterReplica`, `replicas` and
 /// `replicas/<id>` (service.md, "Replicas"), with ArcGIS's parameter names. Answers are synchronous

@@ -1,6 +1,7 @@
 import Foundation
 import Rules
 import WebMap
+import FeatureServiceModel
 
 /// The feature service core: a catalogue of feature services loaded from sample folders into a store
 /// (SQLite through GRDB, or PostgreSQL), a branch-versioned store, edit semantics, version management, users and tokens. No HTTP.

@@ -1,5 +1,6 @@
 import Foundation
 import WebMap
+import FeatureServiceModel
 
 extension ServiceCore {
     /// `<layer>/applyEdits`.

@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 /// What a local (offline) geodatabase knows of its replica: where it came from, the service's generation of
 /// its last sync, and which local moments are already accounted for. Kept in the file itself (table

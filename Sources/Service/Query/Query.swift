@@ -1,5 +1,6 @@
 import Foundation
 import WebMap
+import FeatureServiceModel
 
 extension ServiceCore {
     /// `<layer>/query`. Reads the version named by `gdbVersion` (DEFAULT when nil) as the caller may see it.

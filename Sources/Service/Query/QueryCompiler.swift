@@ -1,5 +1,6 @@
 import Foundation
 import WebMap
+import FeatureServiceModel
 
 /// Turns parsed queries into SQL over the visible rows of a layer in a version. Literals and field paths
 /// are always bound parameters; the only SQL text is the compiler's own.

@@ -1,4 +1,6 @@
 import GRDB
+import FeatureServiceModel
+import WebMap
 
 extension SQLiteStore {
     /// GRDB's synchronous read, on the calling thread: `queryText`'s short reads of SQLite, without the hop to

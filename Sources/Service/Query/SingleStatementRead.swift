@@ -1,3 +1,5 @@
+import FeatureServiceModel
+import WebMap
 extension QueryPlan {
     /// A short read (`isShortRead`: a page of DEFAULT without filter or order) as one statement, read in that
     /// statement's own snapshot with no transaction around it, for a store where each statement and each

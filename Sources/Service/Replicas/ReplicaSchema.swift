@@ -1,4 +1,6 @@
 import GRDB
+import FeatureServiceModel
+import WebMap
 
 /// The replica tables in SQLite (schema migration "v2: replicas", `Schema.migrator`), in GRDB's table language
 /// (PostgreSQL's are in `PostgresSchema`). The replica code reads and writes through `StoreConnection`.

@@ -1,4 +1,6 @@
 import GRDB
+import FeatureServiceModel
+import WebMap
 
 /// The database schema, as numbered migrations in one migrator. Add a migration; never edit a shipped one.
 ///

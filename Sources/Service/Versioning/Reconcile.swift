@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 /// Thrown inside a reconcile transaction to roll it back when it must abort on conflicts.
 private struct ReconcileAbort: Error { var moment: Int64 }

@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 /// Read and edit sessions on versions (startReading / startEditing). On a store of its own (SQLite) they are
 /// kept in memory like a server's locks; on a store several servers share (PostgreSQL) they are rows of the

@@ -1,3 +1,5 @@
+import FeatureServiceModel
+import WebMap
 /// The schema of the PostgreSQL store: the same tables, columns and keys as SQLite's (`Schema`), in
 /// PostgreSQL's words, as numbered migrations recorded in `maprulesMigration`. Add a migration; never edit one.
 ///

@@ -4,6 +4,8 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import FeatureServiceModel
+import WebMap
 
 /// The PostgreSQL backend of the store, over PostgresNIO, for a database that several servers share.
 ///

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import FeatureServiceModel
+import WebMap
 
 /// The SQLite backend of the store, over GRDB: a queue (memory, or one file with a rollback journal) or a
 /// pool in WAL mode (concurrent readers beside the one writer). Statements are prepared once per connection

@@ -1,3 +1,5 @@
+import FeatureServiceModel
+import WebMap
 /// The storage seam of the service core: everything the core keeps (the branch-versioned rows, versions,
 /// attachments, replicas, counters) goes through a `Store` as SQL in the subset both backends speak.
 ///

@@ -1,3 +1,5 @@
+import FeatureServiceModel
+import WebMap
 /// The service core's records read from and written to a `Store`: each record names its table and columns
 /// once here, and every other file reads and writes them through `fetchRecords` / `fetchRecord` / `insert`.
 protocol StoreRecord {

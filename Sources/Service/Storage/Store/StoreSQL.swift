@@ -1,3 +1,5 @@
+import FeatureServiceModel
+import WebMap
 /// SQL text with `?` placeholders and the values bound to them, built by string interpolation: an interpolated
 /// value is bound (never spliced into the text), an interpolated `StoreSQL` is spliced with its own values, and
 /// `\(raw:)` splices trusted text (the store's own identifiers and keywords only).
