@@ -1,0 +1,14 @@
+/// Every function MapRules evaluates, by lower-cased name. Each category of the function reference has its own
+/// file that adds a list (`logicalFunctions`, `mathFunctions`, ...); a name that is a real Arcade function but is
+/// not here fails evaluation with `arcade/unsupported-function` (`ArcadeFunctionCatalog` knows every real name).
+public enum ArcadeFunctionLibrary {
+    public static let all: [String: ArcadeFunctionDefinition] = {
+        var table: [String: ArcadeFunctionDefinition] = [:]
+        for list in categories {
+            for definition in list { table[definition.name.lowercased()] = definition }
+        }
+        return table
+    }()
+
+    public static func function(named name: String) -> ArcadeFunctionDefinition? { all[name.lowercased()] }
+}
