@@ -12,3 +12,11 @@ public enum ArcadeFunctionLibrary {
 
     public static func function(named name: String) -> ArcadeFunctionDefinition? { all[name.lowercased()] }
 }
+
+extension ArcadeFunctionLibrary {
+    /// The categories of the function reference, each defined in its own folder under `Functions/`.
+    static var categories: [[ArcadeFunctionDefinition]] {
+        [logicalFunctions, mathFunctions, textFunctions, dateFunctions, arrayFunctions, dictionaryFunctions,
+         geometryFunctions, featureSetFunctions]
+    }
+}
