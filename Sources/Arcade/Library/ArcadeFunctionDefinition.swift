@@ -59,6 +59,8 @@ public protocol ArcadeCallContext: AnyObject {
     var now: Double { get }
     /// The next value of `Random()`, in [0, 1).
     func random() -> Double
+    /// The value of a variable visible at the call (`Filter(fs, 'x > @limit')` reads `limit`); nil when none.
+    func variable(named name: String) -> ArcadeValue?
 }
 
 /// A failure inside a library function: the evaluator turns it into `arcade/runtime-error` at the call.

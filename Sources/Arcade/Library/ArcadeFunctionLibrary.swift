@@ -20,3 +20,13 @@ extension ArcadeFunctionLibrary {
          geometryFunctions, featureSetFunctions]
     }
 }
+
+extension ArcadeFunctionLibrary {
+    /// Names that are values, not functions: `PI`, `Infinity`, `TextFormatting` (its members: `TextFormatting.NewLine`,
+    /// ...), by lower-cased name. The evaluator looks a bare identifier up here when no variable has that name.
+    public static let constants: [String: ArcadeValue] = {
+        var table: [String: ArcadeValue] = ["pi": .number(Double.pi), "infinity": .number(.infinity)]
+        table["textformatting"] = .dictionary(textFormattingConstants)
+        return table
+    }()
+}

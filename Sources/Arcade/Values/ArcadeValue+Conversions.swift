@@ -48,6 +48,7 @@ extension ArcadeValue {
         case .dictionary, .feature, .geometry: return jsonText
         case .featureSet: return "FeatureSet"
         case .function(let f): return "Function " + f.name
+        case .featureSetCollection: return "FeatureSetCollection"
         }
     }
 
@@ -75,7 +76,7 @@ extension ArcadeValue {
         case .null: return "null"
         case .text(let t): return ArcadeValue.quoteJSON(t)
         case .number(let n): return n.isFinite ? ArcadeValue.formatNumber(n) : "null"
-        case .boolean, .featureSet, .function: return textValue
+        case .boolean, .featureSet, .function, .featureSetCollection: return textValue
         case .date(let d): return ArcadeValue.quoteJSON(ArcadeValue.isoText(d))
         case .array(let a): return "[" + a.values.map { $0.jsonText }.joined(separator: ",") + "]"
         case .dictionary(let d):

@@ -33,6 +33,7 @@ public enum ArcadeValue {
         case .featureSet: return "FeatureSet"
         case .geometry(let geometry): return geometry.typeName
         case .function: return "Function"
+        case .featureSetCollection: return "FeatureSetCollection"
         }
     }
 
