@@ -141,7 +141,7 @@ extension ArcadeValue {
         let zone: String
         if d.timeZone.identifier == ArcadeDate.unknownTimeZone.identifier {
             zone = ""   // "unknown" zone (ChangeTimeZone): the wall-clock time, no offset
-        } else if offsetSeconds == 0 && d.timeZone.identifier == "UTC" {
+        } else if d.isUTC {
             zone = "Z"
         } else {
             let minutes = abs(offsetSeconds) / 60
@@ -203,8 +203,12 @@ extension ArcadeValue {
 
 extension ArcadeDate {
     /// The zone Arcade calls "unknown" (`Date(2011, 10, 11, 8, 0, 0, 0, 'unknown')`): the date's parts are its
-    /// wall-clock time and no offset is shown. Stored as the fixed zone "GMT" (UTC itself is "UTC").
-    public static let unknownTimeZone = TimeZone(identifier: "GMT") ?? TimeZone(secondsFromGMT: 0)!
+    /// wall-clock time and no offset is shown. Stored as the zone "Etc/Greenwich" (offset 0), which no other zone
+    /// name maps to (`ChangeTimeZone(d, 'Greenwich')` is UTC).
+    public static let unknownTimeZone = TimeZone(identifier: "Etc/Greenwich") ?? TimeZone(secondsFromGMT: 1)!
+
+    /// Whether the date's zone is UTC (Foundation on Linux names `TimeZone(identifier: "UTC")` "GMT").
+    public var isUTC: Bool { ["UTC", "GMT", ArcadeDate.utc.identifier].contains(timeZone.identifier) }
 
     /// Whether the date's zone is "unknown".
     public var hasUnknownTimeZone: Bool { timeZone.identifier == ArcadeDate.unknownTimeZone.identifier }

@@ -39,7 +39,8 @@ extension ArcadeCall {
 enum ArcadeTimeZones {
     static func zone(named name: String, defaultZone: TimeZone) -> TimeZone? {
         switch name.lowercased() {
-        case "utc", "gmt", "etc/utc", "etc/gmt", "z": return ArcadeDate.utc
+        case "utc", "gmt", "etc/utc", "etc/gmt", "z", "greenwich", "etc/greenwich", "etc/gmt-0", "etc/gmt+0":
+            return ArcadeDate.utc
         case "system", "default", "local": return defaultZone
         case "unknown": return ArcadeDate.unknownTimeZone
         default: break
@@ -67,7 +68,7 @@ enum ArcadeTimeZones {
     static func name(of date: ArcadeDate) -> String {
         if date.hasUnknownTimeZone { return "Unknown" }
         let identifier = date.timeZone.identifier
-        if identifier == "UTC" { return "UTC" }
+        if date.isUTC { return "UTC" }
         if identifier.hasPrefix("GMT+") || identifier.hasPrefix("GMT-") {
             return DatePattern.offset(date, separator: ":")
         }

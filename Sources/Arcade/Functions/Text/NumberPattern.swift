@@ -135,7 +135,7 @@ struct NumberPattern {
             guard trimmed.hasPrefix(prefix), trimmed.hasSuffix(suffix), trimmed.count >= prefix.count + suffix.count
             else { continue }
             let body = trimmed.dropFirst(prefix.count).dropLast(suffix.count)
-            if let value = parseBody(body) { return sign * value / multiplier }
+            if let value = parseBody(body) { return sign * value }
         }
         return .nan
     }
@@ -154,6 +154,8 @@ struct NumberPattern {
             return nil
         }
         if parts.count == 1 && minimumFractionDigits > 0 { return nil }
-        return Double((integerDigits.isEmpty ? "0" : integerDigits) + "." + (fraction.isEmpty ? "0" : fraction))
+        // Divide by 100 for % (1000 for ‰) in decimal, so "99.99%" is exactly 0.9999.
+        let exponent = multiplier == 100 ? "e-2" : multiplier == 1000 ? "e-3" : ""
+        return Double((integerDigits.isEmpty ? "0" : integerDigits) + "." + (fraction.isEmpty ? "0" : fraction) + exponent)
     }
 }
