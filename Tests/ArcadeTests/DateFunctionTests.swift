@@ -138,3 +138,22 @@ import Arcade
         #expect(throws: ArcadeFunctionError.self) { try callArcade("Week", try arcadeDate(2020, 0, 1), number(7)) }
     }
 }
+
+/// Dates that come from outside (a stored field of 1e300 ms, NaN) never trap a date function.
+@Suite struct DateHostileInputTests {
+    @Test("Dates beyond JavaScript's range or NaN give Invalid Date, NaN or a clamped part, never a crash")
+    func outOfRangeDates() throws {
+        for epoch in [1e300, -1e300, Double.nan, 8.64e15 + 1] {
+            let date = ArcadeValue.date(ArcadeDate(epochMilliseconds: epoch))
+            #expect(date.textValue == "Invalid Date")
+            #expect(try callArcade("Text", date, text("Y-MM-DD")).textValue == "Invalid Date")
+            _ = try callArcade("Year", date)
+            _ = try callArcade("Week", date)
+            _ = try callArcade("ISOWeek", date)
+            let diff = try callArcade("DateDiff", date, try arcadeDate(2020, 0, 1), text("years"))
+            #expect(diff.numberValue.isNaN)
+            _ = try? callArcade("DateAdd", date, number(1), text("months"))
+            _ = try callArcade("ChangeTimeZone", date, text("America/New_York"))
+        }
+    }
+}

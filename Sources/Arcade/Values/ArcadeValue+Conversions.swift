@@ -124,7 +124,8 @@ extension ArcadeValue {
     /// "2019-04-21T00:00:00.000Z" in UTC, "2019-04-21T02:00:00.000+02:00" elsewhere, no offset in the "unknown"
     /// zone.
     static func isoText(_ d: ArcadeDate) -> String {
-        guard d.epochMilliseconds.isFinite else { return "Invalid Date" }
+        // JavaScript's range: ±8.64e15 ms; beyond it a date is invalid.
+        guard d.epochMilliseconds.isFinite, abs(d.epochMilliseconds) <= 8.64e15 else { return "Invalid Date" }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = d.timeZone
         let date = d.foundationDate

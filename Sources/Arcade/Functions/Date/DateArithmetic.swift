@@ -110,6 +110,9 @@ extension ArcadeFunctionLibrary {
     static func difference(_ first: ArcadeDate, _ second: ArcadeDate, _ unit: DateUnit) -> Double {
         let delta = first.epochMilliseconds - second.epochMilliseconds
         guard delta.isFinite else { return .nan }
+        let limit = DateParts.maximumEpochMilliseconds
+        if unit.milliseconds >= DateUnit.days.milliseconds,
+           abs(first.epochMilliseconds) > limit || abs(second.epochMilliseconds) > limit { return .nan }
         switch unit {
         case .milliseconds, .seconds, .minutes, .hours: return delta / unit.milliseconds
         case .days, .weeks, .months, .years:

@@ -19,7 +19,9 @@ struct DateParts {
     }
 
     init(_ date: ArcadeDate) {
-        let milliseconds = date.epochMilliseconds
+        // Outside JavaScript's date range (a stored value of 1e300) the parts are those of the range's end.
+        let limit = DateParts.maximumEpochMilliseconds
+        let milliseconds = date.epochMilliseconds.isFinite ? min(max(date.epochMilliseconds, -limit), limit) : 0
         let seconds = (milliseconds / 1000).rounded(.down)
         let instant = Date(timeIntervalSince1970: seconds)
         let calendar = DateParts.calendar(date.timeZone)

@@ -17,7 +17,8 @@ enum DatePattern {
                          "X", "x"]
 
     static func format(_ date: ArcadeDate, pattern: String) -> String {
-        guard date.epochMilliseconds.isFinite else { return "Invalid Date" }
+        guard date.epochMilliseconds.isFinite, abs(date.epochMilliseconds) <= DateParts.maximumEpochMilliseconds
+        else { return "Invalid Date" }
         let parts = DateParts(date)
         let characters = Array(pattern)
         var out = ""
