@@ -8,19 +8,19 @@ import Foundation
 extension ArcadeFunctionLibrary {
     static let featureSetFunctions: [ArcadeFunctionDefinition] = [
         ArcadeFunctionDefinition("FeatureSetByName", arity: 2...4) { call in
-            try requireCollection(call)
+            let collection = try requireCollection(call)
             let access = try FeatureSetAccess.dataAccess(call)
             let title = call.dataText(1)
-            // $map looks a layer up by its title; $datastore by its name in the service (the value does not say
-            // which of the two it is, so a title is tried first).
+            // $map looks a layer up by its title; $datastore by its name in the service.
             let source = try FeatureSetAccess.sourceCall(call) {
-                try access.featureSource(titled: title) ?? access.featureSource(layerNamed: title)
+                collection.name.lowercased() == "$datastore" ? try access.featureSource(layerNamed: title)
+                    : try access.featureSource(titled: title)
             }
             guard let source else { throw call.failure("there is no layer or table titled '\(title)' here") }
             return try featureSet(source, fieldsAt: 2, call: call)
         },
         ArcadeFunctionDefinition("FeatureSetById", arity: 2...4) { call in
-            try requireCollection(call)
+            _ = try requireCollection(call)
             let access = try FeatureSetAccess.dataAccess(call)
             let id = call.dataText(1)
             let source = try FeatureSetAccess.sourceCall(call) { try access.featureSource(layerNamed: id) }
@@ -53,9 +53,10 @@ extension ArcadeFunctionLibrary {
         },
     ]
 
-    static func requireCollection(_ call: ArcadeCall) throws {
+    /// The `$map` or `$datastore` value a FeatureSetBy function starts from.
+    static func requireCollection(_ call: ArcadeCall) throws -> FeatureSetCollection {
         switch call[0] {
-        case .featureSetCollection: return
+        case .featureSetCollection(let collection): return collection
         default: throw call.failure("the first argument must be $map or $datastore, not \(call[0].typeName)")
         }
     }
