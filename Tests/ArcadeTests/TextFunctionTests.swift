@@ -134,6 +134,8 @@ import Arcade
             try callArcade("Replace", text(big), text(""), text(String(repeating: "y", count: 100)))
         }
         #expect(try callArcade("Upper", text(big)).textValue.utf16.count == 10_000_000)
-        #expect(Date().timeIntervalSince(start) < 20)
+        // A bound that catches quadratic work (hours on 10 MB), not speed: a debug build on a loaded machine takes
+        // tens of seconds here; the release timing is in docs/arcade.md.
+        #expect(Date().timeIntervalSince(start) < 120)
     }
 }

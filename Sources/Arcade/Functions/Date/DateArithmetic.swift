@@ -49,7 +49,7 @@ extension ArcadeFunctionLibrary {
             guard amount.isFinite, abs(amount * unit.milliseconds) <= 2 * DateParts.maximumEpochMilliseconds else {
                 throw call.failure("cannot add \(ArcadeValue.formatNumber(amount)) \(unit.rawValue) to a date")
             }
-            guard let result = add(amount, unit, to: date), abs(result) <= DateParts.maximumEpochMilliseconds else {
+            guard let result = dateAdding(amount, unit, to: date), abs(result) <= DateParts.maximumEpochMilliseconds else {
                 throw call.failure("the result is outside the range Arcade dates can hold")
             }
             return .date(ArcadeDate(epochMilliseconds: result, timeZone: date.timeZone))
@@ -62,12 +62,12 @@ extension ArcadeFunctionLibrary {
                 first.timeZone = zone
                 second.timeZone = zone
             }
-            return .number(difference(first, second, unit))
+            return .number(dateDifference(first, second, unit))
         },
     ]
 
     /// The instant `amount` units after `date`; nil when out of range.
-    static func add(_ amount: Double, _ unit: DateUnit, to date: ArcadeDate) -> Double? {
+    static func dateAdding(_ amount: Double, _ unit: DateUnit, to date: ArcadeDate) -> Double? {
         let whole = amount.rounded(.towardZero)
         switch unit {
         case .milliseconds, .seconds, .minutes, .hours:
@@ -107,7 +107,7 @@ extension ArcadeFunctionLibrary {
 
     /// `first - second` in `unit`: fixed units exactly; calendar units as whole calendar steps from the earlier
     /// date plus the rest as a fraction (Luxon's `diff`).
-    static func difference(_ first: ArcadeDate, _ second: ArcadeDate, _ unit: DateUnit) -> Double {
+    static func dateDifference(_ first: ArcadeDate, _ second: ArcadeDate, _ unit: DateUnit) -> Double {
         let delta = first.epochMilliseconds - second.epochMilliseconds
         guard delta.isFinite else { return .nan }
         let limit = DateParts.maximumEpochMilliseconds
@@ -130,7 +130,7 @@ extension ArcadeFunctionLibrary {
             }
             func moved(_ n: Int) -> Double {
                 let amount = Double(n)
-                return add(amount, unit, to: earlier) ?? .infinity
+                return dateAdding(amount, unit, to: earlier) ?? .infinity
             }
             var cursor = moved(steps)
             while steps > 0 && cursor > later.epochMilliseconds { steps -= 1; cursor = moved(steps) }

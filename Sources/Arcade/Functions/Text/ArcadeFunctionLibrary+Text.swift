@@ -107,7 +107,7 @@ extension ArcadeFunctionLibrary {
             let replacement = Array(call.textArgument(2).utf16)
             let all = call.count < 4 || call[3].isNull ? true : call[3].booleanValue
             try call.context.step(text.count / 1024 + 1)
-            return .text(try replace(text, search, replacement, all: all, call: call))
+            return .text(try replaceText(text, search, replacement, all: all, call: call))
         },
         ArcadeFunctionDefinition("Split", arity: 2...4) { call in
             let text = Array(call.textArgument(0).utf16)
@@ -134,7 +134,7 @@ extension ArcadeFunctionLibrary {
 
     /// `Replace`: every occurrence (or the first) of `search` replaced. An empty search text matches between
     /// every two characters (Arcade splits and joins): `Replace('abc', '', '-')` is "a-b-c".
-    static func replace(_ text: [UInt16], _ search: [UInt16], _ replacement: [UInt16], all: Bool,
+    static func replaceText(_ text: [UInt16], _ search: [UInt16], _ replacement: [UInt16], all: Bool,
                         call: ArcadeCall) throws -> String {
         var matches: [Int]
         if search.isEmpty {
