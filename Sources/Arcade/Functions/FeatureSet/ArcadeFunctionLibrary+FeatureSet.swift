@@ -13,7 +13,7 @@ extension ArcadeFunctionLibrary {
             let title = call.dataText(1)
             // $map looks a layer up by its title; $datastore by its name in the service.
             let source = try FeatureSetAccess.sourceCall(call) {
-                collection.name.lowercased() == "$datastore" ? try access.featureSource(layerNamed: title)
+                collection.lowercased() == "$datastore" ? try access.featureSource(layerNamed: title)
                     : try access.featureSource(titled: title)
             }
             guard let source else { throw call.failure("there is no layer or table titled '\(title)' here") }
@@ -53,10 +53,10 @@ extension ArcadeFunctionLibrary {
         },
     ]
 
-    /// The `$map` or `$datastore` value a FeatureSetBy function starts from.
-    static func requireCollection(_ call: ArcadeCall) throws -> FeatureSetCollection {
+    /// The name (`$map` or `$datastore`) of the value a FeatureSetBy function starts from.
+    static func requireCollection(_ call: ArcadeCall) throws -> String {
         switch call[0] {
-        case .featureSetCollection(let collection): return collection
+        case .featureSetCollection(let payload): return ((payload as AnyObject) as? FeatureSetCollection)?.name ?? "$map"
         default: throw call.failure("the first argument must be $map or $datastore, not \(call[0].typeName)")
         }
     }
