@@ -201,6 +201,14 @@ extension DV {
         #expect(throws: DataTooLong.self) { try callData("Array", DV.n(5000), context: context) }
     }
 
+    @Test func distinctOfManyValuesStaysWithinTheStepBound() throws {
+        let many = ArcadeValue.array(ArcadeArray((0..<100_000).map { .number(Double($0 % 50_000)) }))
+        guard case .array(let unique) = try callData("Distinct", many) else { Issue.record(); return }
+        #expect(unique.values.count == 50_000)
+        let shared = DV.numbers(1)
+        #expect(try callData("Distinct", shared, DV.n(-0.0), DV.n(0), DV.t("0"), .null, .null).dataJSON == #"[1,0,"0",null]"#)
+    }
+
     @Test func copiesAndSelfReference() throws {
         let inner = DV.numbers(1)
         let outer = DV.a(inner)

@@ -47,10 +47,10 @@ extension ArcadeFunctionLibrary {
                 throw call.failure("Distinct on a FeatureSet (unique values as a new FeatureSet) is not supported here")
             }
             var unique: [ArcadeValue] = []
-            for value in ArcadeValue.dataSpread(call.arguments[...]) {
-                try call.context.step(unique.count + 1)
-                if !unique.contains(where: { DataEquality.equal($0, value) }) { unique.append(value) }
-            }
+            var seen = Set<DataEquality.Key>()
+            let values = ArcadeValue.dataSpread(call.arguments[...])
+            try call.context.step(values.count)
+            for value in values where seen.insert(DataEquality.key(value)).inserted { unique.append(value) }
             return .array(ArcadeArray(unique))
         },
     ]

@@ -68,6 +68,28 @@ enum DataEquality {
         default: return false
         }
     }
+
+    /// A hashable stand-in for a value, equal exactly when `equal` says so (for `Distinct` in linear time).
+    enum Key: Hashable {
+        case null, number(Double), text(String), boolean(Bool), date(Double), object(ObjectIdentifier), geometry(String)
+    }
+
+    static func key(_ value: ArcadeValue) -> Key {
+        switch value {
+        case .null: return .null
+        case .number(let n): return .number(n == 0 ? 0 : n) // -0 == 0, as ==
+        case .text(let t): return .text(t)
+        case .boolean(let b): return .boolean(b)
+        case .date(let d): return .date(d.epochMilliseconds)
+        case .array(let a): return .object(ObjectIdentifier(a))
+        case .dictionary(let d): return .object(ObjectIdentifier(d))
+        case .feature(let f): return .object(ObjectIdentifier(f))
+        case .featureSet(let f): return .object(ObjectIdentifier(f))
+        case .function(let f): return .object(ObjectIdentifier(f))
+        case .geometry: return .geometry(value.jsonText)
+        default: return .geometry(value.typeName + ":" + value.jsonText)
+        }
+    }
 }
 
 extension ArcadeValue {
