@@ -17,6 +17,8 @@ public enum ArcadeValue {
     case featureSet(ArcadeFeatureSet)
     case geometry(ArcadeGeometry)
     case function(ArcadeFunctionValue)
+    /// `$map` or `$datastore`: what `FeatureSetByName` and `FeatureSetById` take as their first argument.
+    case featureSetCollection(FeatureSetCollection)
 
     /// The name `TypeOf` answers: "Number", "Text", "Boolean", "Date", "Array", "Dictionary", "Feature",
     /// "FeatureSet", "Point", "Polyline", "Polygon", "Extent", "Multipoint", "Function", "Null".
