@@ -31,9 +31,9 @@ public struct ArcadeLimits: Sendable {
     public var maximumDepth: Int
     /// The longest text a concatenation or template may build, in UTF-8 bytes.
     public var maximumTextLength: Int
-    /// Wall-clock seconds an evaluation may run (checked every few thousand steps): an endless loop stops in
-    /// about this time even where steps are slow (a debug build runs 10,000,000 steps in seconds). Hosts whose
-    /// FeatureSet reads are slow (a service over the network) may raise it.
+    /// Processor seconds (of the evaluating thread) an evaluation may use, checked every few thousand steps: an
+    /// endless loop stops in about this time even where steps are slow (a debug build runs 10,000,000 steps in
+    /// seconds). Time waiting for the host's data (FeatureSet reads) does not count.
     public var maximumDuration: Double
 
     public init(maximumSteps: Int = 10_000_000, maximumDepth: Int = 256, maximumTextLength: Int = 64 << 20,

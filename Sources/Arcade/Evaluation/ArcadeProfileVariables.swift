@@ -65,8 +65,9 @@ final class ProfileVariableNode: ExpressionNode {
     }
 }
 
-/// The payload of `$map` and `$datastore` values: which of the two it is.
-final class FeatureSetCollection {
-    let name: String
-    init(name: String) { self.name = name }
+/// The payload of `$map` and `$datastore` values (`ArcadeValue.featureSetCollection`): which of the two it is, as
+/// written in the expression ("$map", "$datastore"). The layers themselves come from `ArcadeDataAccess`.
+public final class FeatureSetCollection {
+    public let name: String
+    public init(name: String) { self.name = name }
 }

@@ -82,12 +82,13 @@ final class IfStatement: StatementNode {
     }
 }
 
-/// A condition of `if`, `while` or `for`: Arcade wants a Boolean; other values are cast as `Boolean()` does.
+/// A condition of `if`, `while`, `for`, `&&` and `||`: it must be a Boolean ("the condition must evaluate to either
+/// true or false. Otherwise, the expression will fail with an execution error", the language reference's "Logic").
 @inline(__always)
 func condition(_ node: ExpressionNode, _ run: ArcadeRun) throws -> Bool {
     let value = try node.evaluate(run)
     if case .boolean(let b) = value { return b }
-    return value.booleanValue
+    throw node.runError("a condition must be a Boolean (true or false), not \(value.typeName); compare it, or use Boolean() or IsEmpty()")
 }
 
 final class WhileStatement: StatementNode {

@@ -13,32 +13,35 @@ struct ArcadeLexer {
     private var templateBraces: [Int] = []
     private var sawNewline = false
 
-    private(set) var tokens: [ArcadeToken] = []
     private(set) var error: ArcadeError?
+    private var finished = false
 
     init(_ source: String) {
         bytes = Array(source.utf8)
     }
 
-    /// Reads every token; the last is `.endOfInput` (also after an error).
-    mutating func run() {
-        tokens.reserveCapacity(bytes.count / 4 + 1)
-        bytes.withUnsafeBufferPointer { buffer in
-            while error == nil {
+    /// The next token; `.endOfInput` at the end and after an error (read `error`). Tokens are read one at a time,
+    /// as the parser asks, so a parser that stops early (nesting too deep) never reads the rest of the text.
+    mutating func nextToken() -> ArcadeToken {
+        if !finished {
+            let token: ArcadeToken? = bytes.withUnsafeBufferPointer { buffer in
                 skipSpaceAndComments(buffer)
-                if error != nil { break }
-                guard index < buffer.count else { break }
+                guard error == nil, index < buffer.count else { return nil }
                 let newline = sawNewline
                 sawNewline = false
-                guard var token = next(buffer) else { break }
+                guard var token = next(buffer) else { return nil }
                 token.newlineBefore = newline
-                tokens.append(token)
+                return token
+            }
+            if let token { return token }
+            finished = true
+            if error == nil && !templateBraces.isEmpty {
+                fail("unterminated template literal: a `${` placeholder is never closed by `}`", at: here(), length: 0)
             }
         }
-        if error == nil && !templateBraces.isEmpty {
-            fail("unterminated template literal: a `${` placeholder is never closed by `}`", at: here(), length: 0)
-        }
-        tokens.append(ArcadeToken(kind: .endOfInput, range: here()))
+        var end = ArcadeToken(kind: .endOfInput, range: here())
+        end.newlineBefore = true
+        return end
     }
 
     // MARK: - Positions
@@ -214,10 +217,35 @@ struct ArcadeLexer {
                 guard escape(buffer, into: &value) else { return nil }
                 runStart = index
             } else {
-                // Bulk skip: bytes inside a run need no line bookkeeping beyond scalar counting.
-                index += 1
-                if byte & 0xC0 != 0x80 { scalar += 1 }
+                // Bulk skip: bytes inside a run need no line bookkeeping beyond scalar counting; eight at a time
+                // while none of them ends the run.
+                skipPlainBytes(buffer, quote: quote)
             }
+        }
+    }
+
+    /// Moves over bytes that are neither `quote`, a backslash nor a line break, eight at a time where it can
+    /// (counting the scalars they hold: every byte that is not a UTF-8 continuation byte starts one).
+    private mutating func skipPlainBytes(_ buffer: UnsafeBufferPointer<UInt8>, quote: UInt8) {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
+            let x = word ^ (ones &* UInt64(byte))
+            return (x &- ones) & ~x & highs != 0
+        }
+        guard let base = buffer.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        while index + 8 <= buffer.count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            if hasByte(word, quote) || hasByte(word, 0x5C) || hasByte(word, 0x0A) || hasByte(word, 0x0D) { break }
+            let continuations = (word & ~(word << 1) & highs).nonzeroBitCount
+            scalar += 8 - continuations
+            index += 8
+        }
+        let byte = buffer[index]
+        if byte != quote && byte != 0x5C && byte != 0x0A && byte != 0x0D {
+            index += 1
+            if byte & 0xC0 != 0x80 { scalar += 1 }
         }
     }
 

@@ -109,7 +109,7 @@ extension Parser {
         let nameIndex = position + (declares ? 1 : 0)
         if nameIndex + 1 < tokens.count, tokens[nameIndex].kind == .identifier, tokens[nameIndex + 1].kind == .keyword(.in) {
             let name = tokens[nameIndex]
-            position = nameIndex + 2
+            move(to: nameIndex + 2)
             let collection = try expression()
             _ = try expect(.rightParen, "", opener: open)
             let body = try statement()

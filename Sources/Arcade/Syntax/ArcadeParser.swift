@@ -14,16 +14,14 @@ public enum ArcadeParser {
     public static let maximumHeight = 1000
 
     public static func parse(_ source: String) -> Result<ArcadeScript, ArcadeSyntaxErrors> {
-        var lexer = ArcadeLexer(source)
-        lexer.run()
-        var parser = Parser(tokens: lexer.tokens)
+        var parser = Parser(lexer: ArcadeLexer(source))
         do {
             let script = try parser.script()
-            if let error = lexer.error { return .failure(ArcadeSyntaxErrors(errors: [error])) }
+            if let error = parser.lexer.error { return .failure(ArcadeSyntaxErrors(errors: [error])) }
             return .success(script)
         } catch let error as ArcadeError {
             // A lexer error comes first in the text when the parser stopped at the end of the tokens it had.
-            if let lexical = lexer.error, lexical.offset <= error.offset {
+            if let lexical = parser.lexer.error, lexical.offset <= error.offset {
                 return .failure(ArcadeSyntaxErrors(errors: [lexical]))
             }
             return .failure(ArcadeSyntaxErrors(errors: [error]))
@@ -42,11 +40,23 @@ public struct ArcadeSyntaxErrors: Error, CustomStringConvertible {
 
 /// Recursive descent over the tokens, one function per grammar level.
 struct Parser {
-    let tokens: [ArcadeToken]
+    var lexer: ArcadeLexer
+    /// The tokens read so far: always at least three past `position` (or up to the end of the input).
+    private(set) var tokens: [ArcadeToken] = []
     var position = 0
     var nesting = 0
 
-    init(tokens: [ArcadeToken]) { self.tokens = tokens }
+    init(lexer: ArcadeLexer) {
+        self.lexer = lexer
+        fill()
+    }
+
+    private mutating func fill() {
+        while tokens.count < position + 4 {
+            if let last = tokens.last, last.kind == .endOfInput { return }
+            tokens.append(lexer.nextToken())
+        }
+    }
 
     var current: ArcadeToken { tokens[position] }
     var previousEnd: Int { position > 0 ? tokens[position - 1].range.end : 0 }
@@ -66,7 +76,14 @@ struct Parser {
     mutating func advance() -> ArcadeToken {
         let token = tokens[position]
         if position < tokens.count - 1 { position += 1 }
+        fill()
         return token
+    }
+
+    /// Moves to a token already read (at most three ahead).
+    mutating func move(to index: Int) {
+        position = min(index, tokens.count - 1)
+        fill()
     }
 
     func isPunctuator(_ p: ArcadePunctuator) -> Bool { current.kind == .punctuator(p) }
