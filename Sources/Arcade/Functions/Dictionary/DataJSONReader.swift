@@ -9,35 +9,36 @@ struct DataJSONReader {
     struct Failure: Error { let message: String }
 
     static func read(_ text: String, singleQuotes: Bool = false) throws -> ArcadeValue {
-        var reader = DataJSONReader(scalars: Array(text.unicodeScalars), singleQuotes: singleQuotes)
+        var reader = DataJSONReader(bytes: Array(text.utf8), singleQuotes: singleQuotes)
         let value = try reader.value(depth: 0)
         reader.skipSpaces()
-        if reader.position < reader.scalars.count { throw reader.failure("unexpected text after the JSON value") }
+        if reader.position < reader.bytes.count { throw reader.failure("unexpected text after the JSON value") }
         return value
     }
 
-    let scalars: [Unicode.Scalar]
+    /// The text's UTF-8 bytes: JSON's syntax is ASCII, and runs of other bytes are copied whole.
+    let bytes: [UInt8]
     let singleQuotes: Bool
     var position = 0
 
     func failure(_ message: String) -> Failure { Failure(message: "\(message) (at character \(position + 1))") }
 
     mutating func skipSpaces() {
-        while position < scalars.count, [" ", "\n", "\r", "\t"].contains(scalars[position]) { position += 1 }
+        while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) { position += 1 }
     }
 
     mutating func value(depth: Int) throws -> ArcadeValue {
         guard depth < 256 else { throw failure("the JSON is nested too deeply") }
         skipSpaces()
-        guard position < scalars.count else { throw failure("the JSON ends where a value was expected") }
-        switch scalars[position] {
-        case "{": return try object(depth: depth)
-        case "[": return try array(depth: depth)
-        case "\"": return .text(try string())
-        case "'" where singleQuotes: return .text(try string())
-        case "t": try word("true"); return .boolean(true)
-        case "f": try word("false"); return .boolean(false)
-        case "n": try word("null"); return .null
+        guard position < bytes.count else { throw failure("the JSON ends where a value was expected") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return try object(depth: depth)
+        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "\""): return .text(try string())
+        case UInt8(ascii: "'") where singleQuotes: return .text(try string())
+        case UInt8(ascii: "t"): try word("true"); return .boolean(true)
+        case UInt8(ascii: "f"): try word("false"); return .boolean(false)
+        case UInt8(ascii: "n"): try word("null"); return .null
         default: return .number(try number())
         }
     }
@@ -46,21 +47,21 @@ struct DataJSONReader {
         position += 1
         let dictionary = ArcadeDictionary()
         skipSpaces()
-        if position < scalars.count, scalars[position] == "}" { position += 1; return .dictionary(dictionary) }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") { position += 1; return .dictionary(dictionary) }
         while true {
             skipSpaces()
-            guard position < scalars.count, scalars[position] == "\"" || (singleQuotes && scalars[position] == "'") else {
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") || (singleQuotes && bytes[position] == UInt8(ascii: "'")) else {
                 throw failure("a key in double quotes was expected")
             }
             let key = try string()
             skipSpaces()
-            guard position < scalars.count, scalars[position] == ":" else { throw failure("':' was expected after a key") }
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw failure("':' was expected after a key") }
             position += 1
             dictionary[key] = try value(depth: depth + 1)
             skipSpaces()
-            guard position < scalars.count else { throw failure("the object is not closed") }
-            if scalars[position] == "," { position += 1; continue }
-            if scalars[position] == "}" { position += 1; return .dictionary(dictionary) }
+            guard position < bytes.count else { throw failure("the object is not closed") }
+            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+            if bytes[position] == UInt8(ascii: "}") { position += 1; return .dictionary(dictionary) }
             throw failure("',' or '}' was expected")
         }
     }
@@ -69,52 +70,60 @@ struct DataJSONReader {
         position += 1
         var values: [ArcadeValue] = []
         skipSpaces()
-        if position < scalars.count, scalars[position] == "]" { position += 1; return .array(ArcadeArray(values)) }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "]") { position += 1; return .array(ArcadeArray(values)) }
         while true {
             values.append(try value(depth: depth + 1))
             skipSpaces()
-            guard position < scalars.count else { throw failure("the array is not closed") }
-            if scalars[position] == "," { position += 1; continue }
-            if scalars[position] == "]" { position += 1; return .array(ArcadeArray(values)) }
+            guard position < bytes.count else { throw failure("the array is not closed") }
+            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+            if bytes[position] == UInt8(ascii: "]") { position += 1; return .array(ArcadeArray(values)) }
             throw failure("',' or ']' was expected")
         }
     }
 
     mutating func string() throws -> String {
-        let quote = scalars[position]
+        let quote = bytes[position]
         position += 1
-        var text = String.UnicodeScalarView()
-        while position < scalars.count {
-            let c = scalars[position]
+        var text: [UInt8] = []
+        var runStart = position
+        while position < bytes.count {
+            let c = bytes[position]
+            if c == quote {
+                text.append(contentsOf: bytes[runStart..<position])
+                position += 1
+                return String(decoding: text, as: UTF8.self)
+            }
+            guard c == UInt8(ascii: "\\") else { position += 1; continue }
+            text.append(contentsOf: bytes[runStart..<position])
             position += 1
-            if c == quote { return String(text) }
-            guard c == "\\" else { text.append(c); continue }
-            guard position < scalars.count else { break }
-            let escaped = scalars[position]
+            guard position < bytes.count else { break }
+            let escaped = bytes[position]
             position += 1
             switch escaped {
-            case "n": text.append("\n")
-            case "t": text.append("\t")
-            case "r": text.append("\r")
-            case "b": text.append("\u{08}")
-            case "f": text.append("\u{0C}")
-            case "u":
+            case UInt8(ascii: "n"): text.append(0x0A)
+            case UInt8(ascii: "t"): text.append(0x09)
+            case UInt8(ascii: "r"): text.append(0x0D)
+            case UInt8(ascii: "b"): text.append(0x08)
+            case UInt8(ascii: "f"): text.append(0x0C)
+            case UInt8(ascii: "u"):
                 var unit = try hex4()
-                if (0xD800..<0xDC00).contains(unit), position + 1 < scalars.count, scalars[position] == "\\", scalars[position + 1] == "u" {
+                if (0xD800..<0xDC00).contains(unit), position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                   bytes[position + 1] == UInt8(ascii: "u") {
                     position += 2
                     let low = try hex4()
-                    unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                    unit = 0x10000 + ((unit - 0xD800) << 10) + (low &- 0xDC00)
                 }
-                text.append(Unicode.Scalar(unit) ?? "\u{FFFD}")
+                text.append(contentsOf: Array(String(Unicode.Scalar(unit) ?? "\u{FFFD}").utf8))
             default: text.append(escaped)
             }
+            runStart = position
         }
         throw failure("a text is not closed")
     }
 
     mutating func hex4() throws -> UInt32 {
-        guard position + 4 <= scalars.count,
-              let value = UInt32(String(String.UnicodeScalarView(scalars[position..<(position + 4)])), radix: 16) else {
+        guard position + 4 <= bytes.count,
+              let value = UInt32(String(decoding: bytes[position..<(position + 4)], as: UTF8.self), radix: 16) else {
             throw failure("\\u must be followed by four hexadecimal digits")
         }
         position += 4
@@ -122,8 +131,8 @@ struct DataJSONReader {
     }
 
     mutating func word(_ word: String) throws {
-        let expected = Array(word.unicodeScalars)
-        guard position + expected.count <= scalars.count, Array(scalars[position..<(position + expected.count)]) == expected else {
+        let expected = Array(word.utf8)
+        guard position + expected.count <= bytes.count, Array(bytes[position..<(position + expected.count)]) == expected else {
             throw failure("unexpected text")
         }
         position += expected.count
@@ -131,10 +140,10 @@ struct DataJSONReader {
 
     mutating func number() throws -> Double {
         let start = position
-        while position < scalars.count, "+-0123456789.eE".unicodeScalars.contains(scalars[position]) { position += 1 }
-        let text = String(String.UnicodeScalarView(scalars[start..<position]))
+        while position < bytes.count, Array("+-0123456789.eE".utf8).contains(bytes[position]) { position += 1 }
+        let text = String(decoding: bytes[start..<position], as: UTF8.self)
         guard !text.isEmpty, let number = Double(text) else {
-            throw failure(text.isEmpty ? "unexpected '\(scalars[start])'" : "'\(text)' is not a number")
+            throw failure(text.isEmpty ? "unexpected text" : "'\(text.prefix(40))' is not a number")
         }
         return number
     }
