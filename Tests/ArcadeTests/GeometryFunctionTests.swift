@@ -85,6 +85,20 @@ import Arcade
         #expect(try callData("Area", Self.point(1, 1)).dataNumber == 0)
     }
 
+    @Test func distanceAndEnvelopes() throws {
+        #expect(try callData("Distance", Self.point(13, 14), Self.squareWithHole).dataNumber == 5) // to the corner (10, 10)
+        #expect(try callData("Distance", Self.point(5, 5), Self.squareWithHole).dataNumber == 1) // from the hole's edge
+        #expect(try callData("Distance", Self.point(2, 2), Self.squareWithHole).dataNumber == 0)
+        #expect(try callData("Distance", Self.point(0, 0), Self.point(3, 4), DV.t("kilometers")).dataNumber == 0.005)
+        let line = try callData("Polyline", DV.d(("paths", DV.a(DV.a(DV.numbers(20, 0), DV.numbers(20, 10))))))
+        #expect(try callData("Distance", line, Self.squareWithHole).dataNumber == 10)
+        #expect(try callData("EnvelopeIntersects", Self.point(5, 5), Self.squareWithHole).dataJSON == "true")
+        #expect(try callData("EnvelopeIntersects", line, Self.squareWithHole).dataJSON == "false")
+        let multipoint = try callData("Multipoint", DV.d(("points", DV.a(DV.numbers(50, 50), DV.numbers(1, 1)))))
+        #expect(try callData("Intersects", multipoint, Self.squareWithHole).dataJSON == "true")
+        #expect(try callData("Contains", Self.squareWithHole, multipoint).dataJSON == "false")
+    }
+
     @Test func geographicCoordinatesAndUnits() throws {
         let degrees = Self.polygon([[(0, 0), (0, 1), (1, 1), (1, 0), (0, 0)]], wkid: 4326)
         #expect(try callData("Area", degrees).dataNumber == 1) // square degrees, without a unit

@@ -3,7 +3,7 @@ import Foundation
 /// The Geometry category functions that need no geometry engine
 /// (https://developers.arcgis.com/arcade/function-reference/geometry_functions/): the constructors (`Geometry`,
 /// `Point`, `Multipoint`, `Polyline`, `Polygon`, `Extent`), the planar relations (`Intersects`, `Contains`,
-/// `Within`, `Disjoint`) and measurements (`Area`, `Length`, `Centroid`). A Feature stands for its geometry.
+/// `Within`, `Disjoint`, `EnvelopeIntersects`) and measurements (`Area`, `Length`, `Centroid`, `Distance`). A Feature stands for its geometry.
 /// A feature or argument without geometry (null) gives null for the constructors and measurements, and false for
 /// the relations. `Intersects(features, geometry)` narrows a FeatureSet's query (`ArcadeFeatureQuery.intersecting`).
 extension ArcadeFunctionLibrary {
@@ -45,6 +45,21 @@ extension ArcadeFunctionLibrary {
         ArcadeFunctionDefinition("Disjoint", arity: 2) { call in try relation(call, whenNull: true) { !$0.intersects($1) } },
         ArcadeFunctionDefinition("Contains", arity: 2) { call in try relation(call) { $0.contains($1) } },
         ArcadeFunctionDefinition("Within", arity: 2) { call in try relation(call) { $1.contains($0) } },
+        ArcadeFunctionDefinition("EnvelopeIntersects", arity: 2) { call in
+            try relation(call) { a, b in
+                guard let x = a.envelope, let y = b.envelope else { return false }
+                return x.xmin <= y.xmax && y.xmin <= x.xmax && x.ymin <= y.ymax && y.ymin <= x.ymax
+            }
+        },
+        ArcadeFunctionDefinition("Distance", arity: 2...3) { call in
+            guard let first = try measuredGeometry(call[0], asRing: false, call: call),
+                  let second = try measuredGeometry(call[1], asRing: false, call: call) else { return .null }
+            let a = PlanarShape(first), b = PlanarShape(second)
+            guard !a.vertices.isEmpty, !b.vertices.isEmpty else { return .null }
+            try call.context.step(a.size * b.size / 16 + 1)
+            return .number(try MeasurementUnits.convert(a.distance(to: b), dimension: 1, wkid: first.wkid ?? second.wkid,
+                                                        unit: call[2], call: call))
+        },
     ]
 
     static func relation(_ call: ArcadeCall, whenNull: Bool = false,

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The planar tests behind `Intersects`, `Contains`, `Within` and `Disjoint`: points, segments and rings in x/y
+/// The planar tests behind `Intersects`, `Contains`, `Within`, `Disjoint` and `Distance`: points, segments and rings in x/y
 /// (z and m ignored), no geometry engine. A polygon's rings are read with the even-odd rule, so holes are holes
 /// whatever their orientation; an extent is its four-sided ring. A point on a polygon's boundary intersects it but
 /// is not contained in it (the interior of the one must meet the interior of the other, as Esri's `Contains` says).
@@ -50,6 +50,14 @@ struct PlanarShape {
         return segments
     }
 
+    /// The bounding box of the vertices; nil without any.
+    var envelope: (xmin: Double, ymin: Double, xmax: Double, ymax: Double)? {
+        guard let first = vertices.first else { return nil }
+        return vertices.reduce((first.x, first.y, first.x, first.y)) { box, p in
+            (min(box.0, p.x), min(box.1, p.y), max(box.2, p.x), max(box.3, p.y))
+        }
+    }
+
     /// How much work a test between two shapes takes, for the step bound.
     var size: Int { vertices.count + segments.count }
 
@@ -82,6 +90,20 @@ struct PlanarShape {
             for (c, d) in other.segments where Planar.segmentsIntersect(a, b, c, d) { return true }
         }
         return false
+    }
+
+    /// The shortest planar distance between the shapes: 0 when they intersect.
+    func distance(to other: PlanarShape) -> Double {
+        if intersects(other) { return 0 }
+        var best = Double.infinity
+        for p in vertices {
+            for q in other.vertices { best = min(best, hypot(p.x - q.x, p.y - q.y)) }
+            for (a, b) in other.segments { best = min(best, Planar.distance(p, a, b)) }
+        }
+        for q in other.vertices {
+            for (a, b) in segments { best = min(best, Planar.distance(q, a, b)) }
+        }
+        return best
     }
 
     /// Every point of `other` is in this shape, and their interiors meet.
@@ -119,6 +141,15 @@ enum Planar {
         let d1 = cross(c, d, a), d2 = cross(c, d, b), d3 = cross(a, b, c), d4 = cross(a, b, d)
         if ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)) { return true }
         return onSegment(a, c, d) || onSegment(b, c, d) || onSegment(c, a, b) || onSegment(d, a, b)
+    }
+
+    /// From a point to the nearest point of a segment.
+    static func distance(_ p: ArcadePoint, _ a: ArcadePoint, _ b: ArcadePoint) -> Double {
+        let dx = b.x - a.x, dy = b.y - a.y
+        let lengthSquared = dx * dx + dy * dy
+        guard lengthSquared > 0 else { return hypot(p.x - a.x, p.y - a.y) }
+        let t = max(0, min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / lengthSquared))
+        return hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy))
     }
 
     /// The segments cross at a point inside both (not at an end of either).
