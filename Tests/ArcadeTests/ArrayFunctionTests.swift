@@ -220,8 +220,23 @@ extension DV {
         #expect(throws: ArcadeFunctionError.self) { try callData("Array", .array(loop), DV.b(true)) }
     }
 
+    @Test func tenMegabyteTexts() throws {
+        let big = String(repeating: "a", count: 10_000_000)
+        let start = Date()
+        #expect(try callData("Count", DV.t(big)).dataNumber == 10_000_000)
+        #expect(try callData("Includes", DV.t(big), DV.t("b")).dataJSON == "false")
+        #expect(try callData("FromJSON", DV.t("\"" + big + "\"")).textValue.utf8.count == 10_000_000)
+        #expect(throws: ArcadeFunctionError.self) { try callData("FromJSON", DV.t(big)) }
+        #expect(throws: ArcadeFunctionError.self) { try callData("Polygon", DV.t(big)) }
+        #expect(Date().timeIntervalSince(start) < 10, "debug build")
+    }
+
     @Test func textForms() throws {
         #expect(try callData("Includes", DV.t("the quick fox"), DV.t("quick")).dataJSON == "true")
+        for (text, part, found) in [("abc", "bc", true), ("abc", "cd", false), ("aab", "ab", true), ("ab", "abc", false),
+                                    ("a🌉b", "🌉b", true), ("x", "", true), ("", "x", false)] {
+            #expect(try callData("Includes", DV.t(text), DV.t(part)).dataJSON == (found ? "true" : "false"), "\(text) \(part)")
+        }
         #expect(try callData("Reverse", DV.t("abc")).dataJSON == "\"cba\"")
         #expect(try callData("Count", DV.t("🌉")).dataNumber == 2) // UTF-16 code units, as the text functions
     }
