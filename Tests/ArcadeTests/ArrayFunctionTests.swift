@@ -185,7 +185,7 @@ extension DV {
         #expect(result.values.map(\.numberValue).sorted() == [0, 1, 2, 3, 4, 5, 8, 9]) // a permutation
     }
 
-    @Test func hugeSizesAreRunErrors() {
+    @Test func hugeSizesAreRunErrors() throws {
         #expect(throws: ArcadeFunctionError.self) { try callData("Array", DV.n(1e300)) }
         #expect(throws: ArcadeFunctionError.self) { try callData("Array", DV.n(.nan)) }
         #expect(throws: ArcadeFunctionError.self) { try callData("Array", DV.n(-1)) }
@@ -193,6 +193,8 @@ extension DV {
         #expect(throws: ArcadeFunctionError.self) { try callData("Resize", DV.a(), DV.n(.infinity)) }
         #expect(throws: ArcadeFunctionError.self) { try callData("Top", DV.a(), DV.n(-1)) }
         #expect(throws: ArcadeFunctionError.self) { try callData("Slice", DV.a(), DV.n(.nan)) }
+        #expect(try callData("Slice", DV.numbers(1, 2, 3), DV.n(1), DV.n(1e15)).dataJSON == "[2,3]") // clamped
+        #expect(try callData("Top", DV.numbers(1, 2, 3), DV.n(1e9)).dataJSON == "[1,2,3]")
     }
 
     @Test func stepsAreCountedForBigArrays() {

@@ -26,13 +26,14 @@ extension ArcadeFunctionLibrary {
         ArcadeFunctionDefinition("Slice", arity: 1...3) { call in
             let array = try call.dataArray(0)
             let count = array.values.count
-            let start = ArrayIndex.clamped(try call.dataInteger(1, named: "startIndex", default: 0), count: count)
-            let end = ArrayIndex.clamped(try call.dataInteger(2, named: "endIndex", default: count), count: count)
+            // Bounds past the array are clamped, as JavaScript's slice (any finite number is taken).
+            let start = ArrayIndex.clamped(try call.dataClampedInteger(1, named: "startIndex", default: 0), count: count)
+            let end = ArrayIndex.clamped(try call.dataClampedInteger(2, named: "endIndex", default: count), count: count)
             try call.context.step(max(end - start, 0))
             return .array(ArcadeArray(start < end ? Swift.Array(array.values[start..<end]) : []))
         },
         ArcadeFunctionDefinition("Top", arity: 2) { call in
-            let number = try call.dataInteger(1, named: "numItems")
+            let number = try call.dataClampedInteger(1, named: "numItems")
             guard number >= 0 else { throw call.failure("numItems must not be negative, not \(number)") }
             if case .featureSet(let set) = call[0] {
                 return .featureSet(set.with { $0.limit = min($0.limit ?? number, number) })

@@ -31,6 +31,17 @@ extension ArcadeCall {
         return Int(whole)
     }
 
+    /// Argument `index` as a whole number for a bound that is clamped to the array (`Slice`, `Top`): any finite
+    /// number, kept within ±2^31; NaN and infinities are a run error.
+    func dataClampedInteger(_ index: Int, named parameter: String, default defaultValue: Int? = nil) throws -> Int {
+        if index >= count || self[index].isNull, let defaultValue { return defaultValue }
+        let number = self[index].numberValue
+        guard number.isFinite else {
+            throw failure("\(parameter) must be a finite number, not \(ArcadeValue.formatNumber(number))")
+        }
+        return Int(min(max(number.rounded(.towardZero), -Double(Int32.max)), Double(Int32.max)))
+    }
+
     /// Argument `index` as text; numbers and other values are converted as `Text()` does.
     func dataText(_ index: Int) -> String { self[index].textValue }
 
