@@ -26,8 +26,8 @@ extension ArcadeFunctionLibrary {
         ArcadeFunctionDefinition("Random", arity: 0) { call in .number(call.context.random()) },
         ArcadeFunctionDefinition("Constrain", arity: 3) { call in
             let value = call[0].numberValue, lower = call[1].numberValue, upper = call[2].numberValue
-            if value.isNaN || lower.isNaN || upper.isNaN { return .number(.nan) }
-            // The lower bound wins when the bounds cross, as min(max(value, lower), upper) would not.
+            // As Arcade's own implementation: NaN anywhere, or bounds that cross, give NaN.
+            if value.isNaN || lower.isNaN || upper.isNaN || lower > upper { return .number(.nan) }
             return .number(Swift.max(lower, Swift.min(value, upper)))
         },
     ]
@@ -44,8 +44,7 @@ extension ArcadeFunctionLibrary {
 
     static func rounding(_ name: String, _ operation: @escaping (Double) -> Double) -> ArcadeFunctionDefinition {
         ArcadeFunctionDefinition(name, arity: 1...2) { call in
-            let places = try call.dataInteger(1, named: "numPlaces", default: 0, limit: 400)
-            return .number(DecimalRounding.apply(operation, to: call[0].numberValue, places: places))
+            .number(DecimalRounding.apply(operation, to: call[0].numberValue, places: call.count > 1 ? call[1].numberValue : 0))
         }
     }
 }
