@@ -95,6 +95,13 @@ import Arcade
         #expect(try callData("Constrain", DV.n(.infinity), DV.n(0), DV.n(10)).dataNumber == 10)
     }
 
+    @Test func median() throws {
+        #expect(try callData("Median", DV.numbers(5, 1, 3)).dataNumber == 3)
+        #expect(try callData("Median", DV.n(4), DV.numbers(1, 3, 2)).dataNumber == 2.5)
+        #expect(try callData("Median", DV.numbers(1, .nan)).dataNumber!.isNaN)
+        #expect(try callData("Median", .featureSet(ArcadeFeatureSet(source: DataSamples.counties())), DV.t("AREA")).dataNumber == 1500)
+    }
+
     @Test func emptyStatistics() throws {
         #expect(try callData("Sum", DV.a()).dataNumber == 0)
         #expect(try callData("Max", DV.a()).dataNumber!.isNaN)
@@ -104,7 +111,7 @@ import Arcade
     /// NaN and both infinities in every math function: a number or a run error, never a crash.
     @Test func hostileNumbersInEveryMathFunction() throws {
         let names = ["Abs", "Acos", "Asin", "Atan", "Atan2", "Average", "Ceil", "Constrain", "Cos", "Exp", "Floor", "Log",
-                     "Max", "Mean", "Min", "Pow", "Random", "Round", "Sin", "Sqrt", "Stdev", "Sum", "Tan", "Variance"]
+                     "Max", "Mean", "Median", "Min", "Pow", "Random", "Round", "Sin", "Sqrt", "Stdev", "Sum", "Tan", "Variance"]
         for name in names {
             let function = try #require(ArcadeFunctionLibrary.function(named: name), "\(name) is missing")
             for hostile in [Double.nan, .infinity, -.infinity, 1e308, -0.0] {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `Average`, `Mean`, `Max`, `Min`, `Stdev`, `Sum` and `Variance`: over numbers given one by one or in arrays
+/// `Average`, `Mean`, `Max`, `Median`, `Min`, `Stdev`, `Sum` and `Variance`: over numbers given one by one or in arrays
 /// (`Max(23,5,120)`, `Mean(0,10,5,[0,10])`), or over a FeatureSet and a field name or SQL-92 expression
 /// (`Sum($layer, 'democrat + republican')`). Values are read through `Number()`; with a FeatureSet, null values are
 /// left out, as SQL aggregates do. Stdev and Variance are the population statistics (the reference's examples:
@@ -11,6 +11,7 @@ extension ArcadeFunctionLibrary {
         statistic("Average", Statistic.mean),
         statistic("Mean", Statistic.mean),
         statistic("Max", Statistic.max),
+        statistic("Median", Statistic.median),
         statistic("Min", Statistic.min),
         statistic("Stdev") { Foundation.sqrt(Statistic.variance($0)) },
         statistic("Sum", Statistic.sum),
@@ -42,6 +43,14 @@ enum Statistic {
     static func mean(_ values: [Double]) -> Double { sum(values) / Double(values.count) }
     static func max(_ values: [Double]) -> Double { values.contains { $0.isNaN } ? .nan : values.max()! }
     static func min(_ values: [Double]) -> Double { values.contains { $0.isNaN } ? .nan : values.min()! }
+    /// The middle value in order; with an even count, the mean of the two middle values. NaN among them: NaN.
+    static func median(_ values: [Double]) -> Double {
+        if values.contains(where: { $0.isNaN }) { return .nan }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
     /// Population variance: the mean of the squared deviations from the mean.
     static func variance(_ values: [Double]) -> Double {
         let average = mean(values)
