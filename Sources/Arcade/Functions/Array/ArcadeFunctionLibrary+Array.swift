@@ -145,36 +145,6 @@ extension ArcadeFunctionLibrary {
     ]
 }
 
-/// `Includes(text, part)`: a search on the UTF-8 bytes (the same answer as on characters' code units, and fast on
-/// 10 MB texts).
-enum TextSearch {
-    static func contains(_ text: String, _ part: String) -> Bool {
-        if part.isEmpty { return true }
-        var text = text, part = part
-        text.makeContiguousUTF8()
-        part.makeContiguousUTF8()
-        return text.utf8.withContiguousStorageIfAvailable { haystack in
-            part.utf8.withContiguousStorageIfAvailable { needle in
-                find(needle, in: haystack)
-            } ?? false
-        } ?? text.contains(part)
-    }
-
-    /// memchr for the first byte, memcmp for the rest.
-    static func find(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let h = haystack.baseAddress, let n = needle.baseAddress, needle.count <= haystack.count else { return false }
-        var offset = 0
-        let last = haystack.count - needle.count
-        while offset <= last {
-            guard let hit = memchr(h + offset, Int32(n.pointee), last - offset + 1) else { return false }
-            let position = h.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            if memcmp(h + position, n, needle.count) == 0 { return true }
-            offset = position + 1
-        }
-        return false
-    }
-}
-
 /// Index arguments: a negative index counts from the end (`Erase(a, -1)` removes the last element).
 enum ArrayIndex {
     static func resolve(_ index: Int, count: Int, allowEnd: Bool, call: ArcadeCall) throws -> Int {
@@ -190,34 +160,5 @@ enum ArrayIndex {
     static func clamped(_ index: Int, count: Int) -> Int {
         let resolved = index < 0 ? index + count : index
         return min(max(resolved, 0), count)
-    }
-}
-
-/// Copies for `Array(inputArray, deep)` and `Dictionary(inputDictionary, deep)`: deep copies copy nested arrays
-/// and dictionaries too, up to 256 levels (an array that holds itself is a run error, not an endless copy).
-enum ArrayCopy {
-    static func copy(_ array: ArcadeArray, deep: Bool, call: ArcadeCall) throws -> ArcadeArray {
-        try call.context.step(array.values.count)
-        guard deep else { return ArcadeArray(array.values) }
-        return ArcadeArray(try array.values.map { try copyValue($0, depth: 1, call: call) })
-    }
-
-    static func copy(_ dictionary: ArcadeDictionary, deep: Bool, call: ArcadeCall) throws -> ArcadeDictionary {
-        try call.context.step(dictionary.count)
-        let pairs = try dictionary.pairs.map { ($0.key, deep ? try copyValue($0.value, depth: 1, call: call) : $0.value) }
-        return ArcadeDictionary(pairs)
-    }
-
-    static func copyValue(_ value: ArcadeValue, depth: Int, call: ArcadeCall) throws -> ArcadeValue {
-        guard depth <= 256 else { throw call.failure("the value is nested too deeply (or holds itself) to copy") }
-        switch value {
-        case .array(let array):
-            try call.context.step(array.values.count)
-            return .array(ArcadeArray(try array.values.map { try copyValue($0, depth: depth + 1, call: call) }))
-        case .dictionary(let dictionary):
-            try call.context.step(dictionary.count)
-            return .dictionary(ArcadeDictionary(try dictionary.pairs.map { ($0.key, try copyValue($0.value, depth: depth + 1, call: call)) }))
-        default: return value
-        }
     }
 }

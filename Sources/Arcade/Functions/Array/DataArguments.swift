@@ -59,26 +59,11 @@ enum DataLimits {
     static let maximumArrayLength = 10_000_000
 }
 
-/// Equality as Arcade's `==` sees it for `IndexOf`, `Includes` and `Distinct`: no conversion between types;
-/// numbers, text, booleans and dates by value; arrays, dictionaries, features and functions by identity (the same
-/// object); geometries by their JSON.
+/// Equality as Arcade's `==` sees it for `IndexOf`, `Includes` and `Distinct`: the evaluator's own `==`
+/// (`ArcadeOperators.equals`: no conversion between types; arrays, dictionaries, features and functions by identity;
+/// dates by instant; geometries by their JSON), and a hashable key that agrees with it.
 enum DataEquality {
-    static func equal(_ a: ArcadeValue, _ b: ArcadeValue) -> Bool {
-        switch (a, b) {
-        case (.null, .null): return true
-        case (.number(let x), .number(let y)): return x == y
-        case (.text(let x), .text(let y)): return x == y
-        case (.boolean(let x), .boolean(let y)): return x == y
-        case (.date(let x), .date(let y)): return x.epochMilliseconds == y.epochMilliseconds
-        case (.array(let x), .array(let y)): return x === y
-        case (.dictionary(let x), .dictionary(let y)): return x === y
-        case (.feature(let x), .feature(let y)): return x === y
-        case (.featureSet(let x), .featureSet(let y)): return x === y
-        case (.function(let x), .function(let y)): return x === y
-        case (.geometry, .geometry): return a.jsonText == b.jsonText
-        default: return false
-        }
-    }
+    static func equal(_ a: ArcadeValue, _ b: ArcadeValue) -> Bool { ArcadeOperators.equals(a, b) }
 
     /// A hashable stand-in for a value, equal exactly when `equal` says so (for `Distinct` in linear time).
     enum Key: Hashable {
@@ -98,7 +83,7 @@ enum DataEquality {
         case .featureSet(let f): return .object(ObjectIdentifier(f))
         case .function(let f): return .object(ObjectIdentifier(f))
         case .geometry: return .geometry(value.jsonText)
-        default: return .geometry(value.typeName + ":" + value.jsonText)
+        default: return .geometry(UUID().uuidString) // `==` says false for anything else: never the same key
         }
     }
 }
