@@ -17,7 +17,7 @@ public enum ArcadeFunctionCatalog {
         ("Date", ["ChangeTimeZone", "Date", "DateAdd", "DateDiff", "DateOnly", "Day", "Hour", "ISOMonth", "ISOWeek",
                   "ISOWeekday", "ISOYear", "Millisecond", "Minute", "Month", "Now", "Second", "Time", "TimeZone",
                   "TimeZoneOffset", "Timestamp", "Today", "ToLocal", "ToUTC", "Week", "Weekday", "Year"]),
-        ("Array", ["All", "Any", "Array", "Back", "Count", "Distinct", "Erase", "Filter", "First", "Includes",
+        ("Array", ["All", "Any", "Array", "Back", "Count", "Distinct", "Erase", "Filter", "First", "Front", "Includes",
                    "IndexOf", "Insert", "Map", "None", "Pop", "Push", "Reduce", "Resize", "Reverse", "Slice", "Sort",
                    "Splice", "Top"]),
         ("Dictionary and data", ["Dictionary", "Expects", "Feature", "FromJSON", "GetEnvironment", "HasKey",

@@ -79,6 +79,17 @@ enum ArcadeAccess {
     @inline(__always)
     static func field(_ feature: ArcadeFeature, _ name: String, _ range: ArcadeSourceRange) throws -> ArcadeValue {
         if let value = feature.attributes[name] { return value }
+        return try missingField(feature, name, range)
+    }
+
+    /// A field read by a compiled `$feature.Name`: the name is already lower-cased.
+    @inline(__always)
+    static func field(_ feature: ArcadeFeature, folded: String, _ name: String, _ range: ArcadeSourceRange) throws -> ArcadeValue {
+        if let value = feature.attributes.value(forFoldedKey: folded) { return value }
+        return try missingField(feature, name, range)
+    }
+
+    static func missingField(_ feature: ArcadeFeature, _ name: String, _ range: ArcadeSourceRange) throws -> ArcadeValue {
         if let schema = feature.schema, schema.field(named: name) != nil { return .null }
         throw ArcadeError(ArcadeError.runtimeError, "the feature has no field '\(name.prefix(100))'", at: range)
     }
@@ -138,15 +149,17 @@ final class MemberNode: ExpressionNode {
 final class FeatureFieldNode: ExpressionNode {
     let original: Bool
     let name: String
+    let folded: String
     init(original: Bool, name: String, range: ArcadeSourceRange) {
         self.original = original
         self.name = name
+        self.folded = name.lowercased()
         super.init(range: range)
     }
     override func evaluate(_ run: ArcadeRun) throws -> ArcadeValue {
-        if !original, let feature = run.feature { return try ArcadeAccess.field(feature, name, range) }
+        if !original, let feature = run.feature { return try ArcadeAccess.field(feature, folded: folded, name, range) }
         let feature = try ProfileVariableNode.feature(original: original, run, range)
         if original && run.context.originalFeature == nil { return .null }   // inserted: nothing was loaded
-        return try ArcadeAccess.field(feature, name, range)
+        return try ArcadeAccess.field(feature, folded: folded, name, range)
     }
 }

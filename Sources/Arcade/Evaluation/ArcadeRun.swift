@@ -17,11 +17,14 @@ final class ArcadeRun: ArcadeCallContext {
     var returnValue: ArcadeValue = .null
     let feature: ArcadeFeature?
     private var clock: Double?
-    private let started = ArcadeRun.cpuNanoseconds()
+    /// When the first clock check ran (0 before): reading a thread's processor clock is a system call, too slow to
+    /// make for every evaluation of a short expression, so the bound counts from the first check.
+    private var started: UInt64 = 0
     private var nextClockCheck = 4096
     private var randomState: UInt64
-    /// The lowest stack address evaluation may reach before it stops (deep recursion and nesting).
-    private let stackLimit: UInt
+    /// The lowest stack address evaluation may reach before it stops (deep recursion and nesting); read when a
+    /// user function is first called (reading a thread's stack bounds is slow on the main thread).
+    private lazy var stackLimit: UInt = ArcadeRun.cachedStackLimit()
 
     init(_ compiled: CompiledScript, _ context: ArcadeEvaluationContext) {
         self.compiled = compiled
@@ -30,7 +33,6 @@ final class ArcadeRun: ArcadeCallContext {
         frame = compiled.globalCount == 0 ? Frame.empty : Frame(count: compiled.globalCount, parent: nil, scope: compiled.scope)
         clock = context.now
         randomState = 0
-        stackLimit = ArcadeRun.stackLimit()
     }
 
     func runScript() throws -> ArcadeValue {
@@ -68,6 +70,10 @@ final class ArcadeRun: ArcadeCallContext {
 
     private func checkClock(at range: ArcadeSourceRange) throws {
         nextClockCheck = steps + 4096
+        if started == 0 {
+            started = ArcadeRun.cpuNanoseconds()
+            return
+        }
         let elapsed = Double(ArcadeRun.cpuNanoseconds() &- started) / 1e9
         if elapsed > context.limits.maximumDuration {
             throw ArcadeError(ArcadeError.tooLong,
@@ -98,6 +104,16 @@ final class ArcadeRun: ArcadeCallContext {
         }
         #endif
         return DispatchTime.now().uptimeNanoseconds
+    }
+
+    /// The thread's stack limit, computed once per thread.
+    static func cachedStackLimit() -> UInt {
+        let key = "MapRules.Arcade.stackLimit"
+        let dictionary = Thread.current.threadDictionary
+        if let limit = dictionary[key] as? UInt { return limit }
+        let limit = stackLimit()
+        dictionary[key] = limit
+        return limit
     }
 
     static func stackLimit() -> UInt {

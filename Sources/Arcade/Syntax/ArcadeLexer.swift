@@ -159,12 +159,37 @@ struct ArcadeLexer {
     private mutating func identifier(_ buffer: UnsafeBufferPointer<UInt8>, _ start: ArcadeSourceRange) -> ArcadeToken {
         let first = index
         while index < buffer.count && isIdentifierPart(buffer[index]) { advance(buffer) }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[first..<index]), as: UTF8.self)
+        let word = UnsafeBufferPointer(rebasing: buffer[first..<index])
+        let text = String(decoding: word, as: UTF8.self)
         let range = range(from: start)
-        if index - first <= 8, let keyword = ArcadeKeyword(rawValue: text.lowercased()) {
+        if let keyword = ArcadeLexer.keyword(word) {
             return ArcadeToken(kind: .keyword(keyword), text: text, range: range)
         }
         return ArcadeToken(kind: .identifier, text: text, range: range)
+    }
+
+    /// The keyword these bytes spell in any case, without building a string.
+    static func keyword(_ word: UnsafeBufferPointer<UInt8>) -> ArcadeKeyword? {
+        guard word.count >= 2 && word.count <= 8 else { return nil }
+        @inline(__always) func matches(_ spelled: StaticString) -> Bool {
+            guard spelled.utf8CodeUnitCount == word.count else { return false }
+            let letters = spelled.utf8Start
+            for i in 0..<word.count where word[i] | 0x20 != letters[i] { return false }
+            return true
+        }
+        switch word[0] | 0x20 {
+        case UInt8(ascii: "v"): return matches("var") ? .var : nil
+        case UInt8(ascii: "i"): return matches("if") ? .if : (matches("in") ? .in : nil)
+        case UInt8(ascii: "e"): return matches("else") ? .else : nil
+        case UInt8(ascii: "f"): return matches("for") ? .for : (matches("function") ? .function : (matches("false") ? .false : nil))
+        case UInt8(ascii: "w"): return matches("while") ? .while : nil
+        case UInt8(ascii: "b"): return matches("break") ? .break : nil
+        case UInt8(ascii: "c"): return matches("continue") ? .continue : nil
+        case UInt8(ascii: "r"): return matches("return") ? .return : nil
+        case UInt8(ascii: "t"): return matches("true") ? .true : nil
+        case UInt8(ascii: "n"): return matches("null") ? .null : nil
+        default: return nil
+        }
     }
 
     private mutating func number(_ buffer: UnsafeBufferPointer<UInt8>, _ start: ArcadeSourceRange) -> ArcadeToken? {

@@ -63,6 +63,9 @@ public final class ArcadeDictionary {
 
     public func hasKey(_ key: String) -> Bool { entries[key.lowercased()] != nil }
 
+    /// The value for a key already lower-cased (compiled `$feature.Name` reads): no lower-casing per read.
+    func value(forFoldedKey folded: String) -> ArcadeValue? { entries[folded]?.value }
+
     /// The key as stored (its first spelling), when present.
     public func storedKey(_ key: String) -> String? { entries[key.lowercased()]?.key }
 
