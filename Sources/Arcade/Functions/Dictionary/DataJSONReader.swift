@@ -85,17 +85,16 @@ struct DataJSONReader {
         let quote = bytes[position]
         position += 1
         var text: [UInt8] = []
-        var runStart = position
         while position < bytes.count {
-            let c = bytes[position]
-            if c == quote {
-                text.append(contentsOf: bytes[runStart..<position])
-                position += 1
+            // The run up to the closing quote or the next escape is copied whole (memchr, not byte by byte).
+            guard let close = find(quote, from: position) else { break }
+            let escape = find(UInt8(ascii: "\\"), from: position, before: close)
+            text.append(contentsOf: bytes[position..<(escape ?? close)])
+            guard let escape else {
+                position = close + 1
                 return String(decoding: text, as: UTF8.self)
             }
-            guard c == UInt8(ascii: "\\") else { position += 1; continue }
-            text.append(contentsOf: bytes[runStart..<position])
-            position += 1
+            position = escape + 1
             guard position < bytes.count else { break }
             let escaped = bytes[position]
             position += 1
@@ -116,9 +115,18 @@ struct DataJSONReader {
                 text.append(contentsOf: Array(String(Unicode.Scalar(unit) ?? "\u{FFFD}").utf8))
             default: text.append(escaped)
             }
-            runStart = position
         }
         throw failure("a text is not closed")
+    }
+
+    /// The index of the first `byte` at or after `start` (and before `end`), if any.
+    func find(_ byte: UInt8, from start: Int, before end: Int? = nil) -> Int? {
+        let limit = end ?? bytes.count
+        guard start < limit else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress, let hit = memchr(base + start, Int32(byte), limit - start) else { return nil }
+            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        }
     }
 
     mutating func hex4() throws -> UInt32 {
