@@ -45,6 +45,15 @@ extension ArcadeFunctionLibrary {
             }
             return .featureSet(ArcadeFeatureSet(source: source))
         },
+        ArcadeFunctionDefinition("FeatureSet", arity: 1) { call in
+            // FeatureSet(definition): JSON text (or the same as a dictionary), held in memory; no data access needed.
+            let json: ArcadeValue
+            if case .text(let text) = call[0] { json = try readJSON(text, call: call) } else { json = call[0] }
+            guard case .dictionary(let definition) = json else {
+                throw call.failure("definition must be the JSON of a FeatureSet ({fields, features, ...}), not \(json.typeName)")
+            }
+            return .featureSet(try JSONFeatureSetReader.featureSet(definition, call: call))
+        },
         ArcadeFunctionDefinition("OrderBy", arity: 2) { call in
             let set = try featureSetArgument(call, 0)
             let order = call.dataText(1).trimmingCharacters(in: .whitespacesAndNewlines)

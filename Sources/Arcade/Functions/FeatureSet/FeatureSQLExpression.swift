@@ -1,9 +1,14 @@
 import Foundation
 
-/// The SQL-92 expressions the statistics functions take after a FeatureSet (`Sum($layer, 'democrat + republican +
-/// other')`, `Average($layer, 'population / area')`), computed on each feature read from the source: field names
-/// (case-insensitive, bare or in double quotes), numbers, 'text', NULL, parentheses, unary minus and + - * /.
-/// NULL in, NULL out, as SQL; the statistics leave NULLs out. Anything else is a run error that names the text.
+/// The SQL-92 MapRules computes itself, on features it holds: the expressions the statistics functions take after
+/// a FeatureSet (`Sum($layer, 'democrat + republican + other')`, `Average($layer, 'population / area')`) and the
+/// where clauses of a FeatureSet made from JSON (`Filter(FeatureSet(json), "TYPE = 'Oak' AND DBH > 20")`).
+///
+/// It reads field names (case-insensitive, bare or in double quotes), numbers, 'text' (a quote doubled inside),
+/// NULL, `timestamp 'YYYY-MM-DD HH:MM:SS'` and `date 'YYYY-MM-DD'` (UTC), parentheses, unary minus, + - * /,
+/// comparisons (= <> != < <= > >=), IS [NOT] NULL, [NOT] IN (...), [NOT] LIKE with % and _, [NOT] BETWEEN ... AND,
+/// NOT, AND, OR. Dates compute as their epoch milliseconds. NULL in, NULL out, with SQL's three-valued logic; a
+/// where clause keeps the features for which it is true. Anything else is an error that names the text.
 struct FeatureSQLExpression {
     indirect enum Node {
         case number(Double)
@@ -11,22 +16,39 @@ struct FeatureSQLExpression {
         case null
         case field(String)
         case negate(Node)
-        case binary(Character, Node, Node)
+        case arithmetic(Character, Node, Node)
+        case compare(String, Node, Node)
+        case and(Node, Node)
+        case or(Node, Node)
+        case not(Node)
+        case isNull(Node, negated: Bool)
+        case inList(Node, [Node], negated: Bool)
+        case like(Node, Node, negated: Bool)
+    }
+
+    struct SQLError: Error, CustomStringConvertible {
+        let message: String
+        init(_ message: String) { self.message = message }
+        var description: String { message }
     }
 
     let source: String
     let root: Node
 
-    /// Parses `text`; a syntax error throws a message for a run error.
+    /// Parses `text`; a syntax error throws an `SQLError` whose message names the place.
     init(_ text: String) throws {
         source = text
-        var parser = Parser(scalars: Array(text.unicodeScalars))
+        var parser = FeatureSQLParser(text)
         root = try parser.parseWhole()
     }
 
-    /// The expression's value on a feature: a number, text or null.
-    func value(on feature: ArcadeFeature) throws -> ArcadeValue {
-        try evaluate(root, feature)
+    /// The expression's value on a feature: a number, text, boolean or null.
+    func value(on feature: ArcadeFeature) throws -> ArcadeValue { try evaluate(root, feature) }
+
+    /// Whether a where clause keeps the feature (true, not false or unknown).
+    func matches(_ feature: ArcadeFeature) throws -> Bool {
+        if case .boolean(true) = try evaluate(root, feature) { return true }
+        return false
     }
 
     private func evaluate(_ node: Node, _ feature: ArcadeFeature) throws -> ArcadeValue {
@@ -34,129 +56,115 @@ struct FeatureSQLExpression {
         case .number(let n): return .number(n)
         case .text(let t): return .text(t)
         case .null: return .null
-        case .field(let name):
-            guard let value = feature.attributes[name] else {
-                if let schema = feature.schema, schema.field(named: name) != nil { return .null }
-                throw SQLError("there is no field '\(name)' in '\(source)'")
-            }
-            switch value {
-            case .null, .number, .text: return value
-            case .boolean(let b): return .number(b ? 1 : 0)
-            case .date(let d): return .number(d.epochMilliseconds)
-            default: throw SQLError("field '\(name)' holds a \(value.typeName), which SQL cannot compute with")
-            }
+        case .field(let name): return try field(name, feature)
         case .negate(let inner):
             let value = try evaluate(inner, feature)
+            return value.isNull ? .null : .number(-value.numberValue)
+        case .arithmetic(let op, let left, let right):
+            return SQLValues.arithmetic(op, try evaluate(left, feature), try evaluate(right, feature))
+        case .compare(let op, let left, let right):
+            return SQLValues.compare(op, try evaluate(left, feature), try evaluate(right, feature))
+        case .and(let left, let right):
+            let l = try evaluate(left, feature)
+            if case .boolean(false) = l { return .boolean(false) }
+            let r = try evaluate(right, feature)
+            if case .boolean(false) = r { return .boolean(false) }
+            return l.isNull || r.isNull ? .null : .boolean(true)
+        case .or(let left, let right):
+            let l = try evaluate(left, feature)
+            if case .boolean(true) = l { return .boolean(true) }
+            let r = try evaluate(right, feature)
+            if case .boolean(true) = r { return .boolean(true) }
+            return l.isNull || r.isNull ? .null : .boolean(false)
+        case .not(let inner):
+            guard case .boolean(let b) = try evaluate(inner, feature) else { return .null }
+            return .boolean(!b)
+        case .isNull(let inner, let negated): return .boolean(try evaluate(inner, feature).isNull != negated)
+        case .inList(let inner, let items, let negated):
+            let value = try evaluate(inner, feature)
             if value.isNull { return .null }
-            return .number(-value.numberValue)
-        case .binary(let op, let left, let right):
-            let l = try evaluate(left, feature), r = try evaluate(right, feature)
-            if l.isNull || r.isNull { return .null }
-            if case .text(let a) = l, case .text(let b) = r, op == "+" { return .text(a + b) }
-            let x = l.numberValue, y = r.numberValue
-            switch op {
-            case "+": return .number(x + y)
-            case "-": return .number(x - y)
-            case "*": return .number(x * y)
-            default: return y == 0 ? .null : .number(x / y) // SQL: division by zero gives no value here
+            var unknown = false
+            for item in items {
+                switch SQLValues.compare("=", value, try evaluate(item, feature)) {
+                case .boolean(true): return .boolean(!negated)
+                case .null: unknown = true
+                default: continue
+                }
             }
+            return unknown ? .null : .boolean(negated)
+        case .like(let inner, let pattern, let negated):
+            let value = try evaluate(inner, feature), wanted = try evaluate(pattern, feature)
+            if value.isNull || wanted.isNull { return .null }
+            return .boolean(SQLValues.like(value.textValue, wanted.textValue) != negated)
         }
     }
 
-    struct SQLError: Error { let message: String; init(_ message: String) { self.message = message } }
-
-    private struct Parser {
-        let scalars: [Unicode.Scalar]
-        var position = 0
-        var depth = 0
-
-        mutating func parseWhole() throws -> Node {
-            let node = try parseSum()
-            skipSpaces()
-            if position < scalars.count { throw SQLError("unexpected '\(scalars[position])' at character \(position + 1)") }
-            return node
+    private func field(_ name: String, _ feature: ArcadeFeature) throws -> ArcadeValue {
+        guard let value = feature.attributes[name] else {
+            if let schema = feature.schema, schema.field(named: name) != nil { return .null }
+            throw SQLError("there is no field '\(name)' in '\(source)'")
         }
-
-        mutating func parseSum() throws -> Node {
-            var node = try parseProduct()
-            while let op = peekOperator(["+", "-"]) { position += 1; node = .binary(op, node, try parseProduct()) }
-            return node
+        switch value {
+        case .null, .number, .text: return value
+        case .boolean(let b): return .number(b ? 1 : 0)
+        case .date(let d): return .number(d.epochMilliseconds)
+        default: throw SQLError("field '\(name)' holds a \(value.typeName), which SQL cannot compute with")
         }
+    }
+}
 
-        mutating func parseProduct() throws -> Node {
-            var node = try parseUnary()
-            while let op = peekOperator(["*", "/"]) { position += 1; node = .binary(op, node, try parseUnary()) }
-            return node
+/// SQL's arithmetic, comparison and LIKE on values that are numbers, text or null.
+enum SQLValues {
+    static func arithmetic(_ op: Character, _ l: ArcadeValue, _ r: ArcadeValue) -> ArcadeValue {
+        if l.isNull || r.isNull { return .null }
+        if case .text(let a) = l, case .text(let b) = r, op == "+" { return .text(a + b) }
+        let x = l.numberValue, y = r.numberValue
+        switch op {
+        case "+": return .number(x + y)
+        case "-": return .number(x - y)
+        case "*": return .number(x * y)
+        default: return y == 0 ? .null : .number(x / y) // division by zero gives no value
         }
+    }
 
-        mutating func parseUnary() throws -> Node {
-            depth += 1
-            defer { depth -= 1 }
-            if depth > 100 { throw SQLError("the expression is nested too deeply") }
-            if peekOperator(["-"]) != nil { position += 1; return .negate(try parseUnary()) }
-            if peekOperator(["+"]) != nil { position += 1; return try parseUnary() }
-            return try parsePrimary()
+    /// Numbers by value, text by UTF-16 code units, a number and a text as numbers; null: unknown.
+    static func compare(_ op: String, _ l: ArcadeValue, _ r: ArcadeValue) -> ArcadeValue {
+        if l.isNull || r.isNull { return .null }
+        let order: Int
+        if case .text(let a) = l, case .text(let b) = r {
+            order = a == b ? 0 : (a.utf16.lexicographicallyPrecedes(b.utf16) ? -1 : 1)
+        } else {
+            let x = l.numberValue, y = r.numberValue
+            if x.isNaN || y.isNaN { return .boolean(op == "<>" || op == "!=") }
+            order = x < y ? -1 : (x > y ? 1 : 0)
         }
+        switch op {
+        case "=": return .boolean(order == 0)
+        case "<>", "!=": return .boolean(order != 0)
+        case "<": return .boolean(order < 0)
+        case "<=": return .boolean(order <= 0)
+        case ">": return .boolean(order > 0)
+        default: return .boolean(order >= 0)
+        }
+    }
 
-        mutating func parsePrimary() throws -> Node {
-            skipSpaces()
-            guard position < scalars.count else { throw SQLError("the expression ends where a value was expected") }
-            let c = scalars[position]
-            if c == "(" {
-                position += 1
-                let inner = try parseSum()
-                skipSpaces()
-                guard position < scalars.count, scalars[position] == ")" else { throw SQLError("a ')' is missing") }
-                position += 1
-                return inner
-            }
-            if c == "'" { return .text(try quoted("'")) }
-            if c == "\"" { return .field(try quoted("\"")) }
-            if CharacterSet.decimalDigits.contains(c) || c == "." {
-                let start = position
-                while position < scalars.count, CharacterSet(charactersIn: "0123456789.eE").contains(scalars[position])
-                    || ((scalars[position] == "-" || scalars[position] == "+") && "eE".unicodeScalars.contains(scalars[position - 1])) {
-                    position += 1
+    /// `%` any run, `_` one character; the rest literally (case-sensitive).
+    static func like(_ text: String, _ pattern: String) -> Bool {
+        let t = Array(text), p = Array(pattern)
+        var previous = [Bool](repeating: false, count: t.count + 1)
+        previous[0] = true
+        for pc in p {
+            var current = [Bool](repeating: false, count: t.count + 1)
+            if pc == "%" { current[0] = previous[0] }
+            for i in 0..<t.count {
+                switch pc {
+                case "%": current[i + 1] = current[i] || previous[i + 1]
+                case "_": current[i + 1] = previous[i]
+                default: current[i + 1] = previous[i] && t[i] == pc
                 }
-                let text = String(String.UnicodeScalarView(scalars[start..<position]))
-                guard let number = Double(text) else { throw SQLError("'\(text)' is not a number") }
-                return .number(number)
             }
-            if CharacterSet.letters.contains(c) || c == "_" {
-                let start = position
-                while position < scalars.count, CharacterSet.alphanumerics.contains(scalars[position]) || scalars[position] == "_" {
-                    position += 1
-                }
-                let name = String(String.UnicodeScalarView(scalars[start..<position]))
-                return name.uppercased() == "NULL" ? .null : .field(name)
-            }
-            throw SQLError("unexpected '\(c)' at character \(position + 1)")
+            previous = current
         }
-
-        mutating func quoted(_ quote: Unicode.Scalar) throws -> String {
-            position += 1
-            var text = String.UnicodeScalarView()
-            while position < scalars.count {
-                let c = scalars[position]
-                position += 1
-                if c == quote {
-                    if position < scalars.count, scalars[position] == quote { text.append(c); position += 1; continue }
-                    return String(text)
-                }
-                text.append(c)
-            }
-            throw SQLError("a quoted text is not closed")
-        }
-
-        mutating func peekOperator(_ operators: [Character]) -> Character? {
-            skipSpaces()
-            guard position < scalars.count else { return nil }
-            let c = Character(scalars[position])
-            return operators.contains(c) ? c : nil
-        }
-
-        mutating func skipSpaces() {
-            while position < scalars.count, CharacterSet.whitespacesAndNewlines.contains(scalars[position]) { position += 1 }
-        }
+        return previous[t.count]
     }
 }
