@@ -34,6 +34,8 @@ import Arcade
         ("( $feature.population / Sum($layer, 'population') ) * 100", "29.87012987012987"),
         ("Round($feature.population - Mean($layer, 'population'), 2)", "-26666.67"),
         ("var status = \"O'Neil\"\nCount(Filter($layer, 'Status = @status'))", "1"),
+        ("Count(Distinct($layer, 'Status'))", "3"),
+        ("var g = GroupBy($layer, 'Status', { name: 'Total', expression: 'POPULATION', statistic: 'SUM' })\nFirst(Filter(g, \"Status = 'Open'\")).Total", "730000"),
     ])
     func examples(source: String, expected: String) throws {
         #expect(try Self.evaluate(source).dataJSON == expected, "\(source)")

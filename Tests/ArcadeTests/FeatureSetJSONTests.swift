@@ -63,10 +63,28 @@ import Arcade
         #expect(try Self.json(Self.trees + source) == expected, "\(source)")
     }
 
+    /// Distinct and GroupBy, after the reference's examples (Distinct($layer, 'Status'), GroupBy($layer, 'TreeType',
+    /// { name: 'NumTrees', expression: '1', statistic: 'COUNT' }), ...), on the tree layer.
+    @Test(arguments: [
+        ("var d = Distinct(trees, 'TYPE')\nvar out = []\nfor (var f in d) { Push(out, f.TYPE) }\nout", #"["Oak","Maple","O'Hara Pine"]"#),
+        ("Count(Distinct(trees, ['TYPE', 'HEALTH']))", "4"),
+        ("var d = Distinct(trees, { name: 'Size', expression: 'DBH / 10' })\nvar out = []\nfor (var f in OrderBy(d, 'Size')) { Push(out, f.Size) }\nout",
+         "[null,1.2,2.2,3]"),
+        ("var stats = GroupBy(trees, 'TYPE', { name: 'NumTrees', expression: '1', statistic: 'COUNT' })\nFirst(Filter(stats, \"TYPE = 'Oak'\")).NumTrees", "2"),
+        ("var stats = GroupBy(trees, [{ name: 'Kind', expression: 'TYPE' }], [{ name: 'Total', expression: '1', statistic: 'COUNT' }, { name: 'AvgDBH', expression: 'DBH', statistic: 'AVG' }, { name: 'MaxDBH', expression: 'DBH * 2', statistic: 'max' }, { name: 'Sd', expression: 'DBH', statistic: 'STDEV' }])\nvar oak = First(Filter(stats, \"Kind = 'Oak'\"))\nreturn [oak.Total, oak.AvgDBH, oak.MaxDBH, oak.Sd, Count(stats)]",
+         "[2,26,60,4,3]"),
+        ("var stats = GroupBy(trees, 'TYPE', { name: 'D', expression: 'DBH', statistic: 'SUM' })\nFirst(Filter(stats, \"TYPE LIKE 'O''H%'\")).D", "null"),
+    ])
+    func distinctAndGroupBy(source: String, expected: String) throws {
+        #expect(try Self.json(Self.trees + source) == expected, "\(source)")
+    }
+
     @Test func badDefinitionsAndClausesAreRunErrors() {
         for source in ["FeatureSet('{')", "FeatureSet('[1]')", "FeatureSet('{\"features\": []}')",
                        Self.trees + "Count(Filter(trees, 'DBH >'))", Self.trees + "Count(Filter(trees, 'NOPE = 1'))",
                        Self.trees + "Count(OrderBy(trees, 'DBH SIDEWAYS'))",
+                       Self.trees + "GroupBy(trees, 'TYPE', { name: 'X', expression: '1', statistic: 'MEDIAN' })",
+                       Self.trees + "Distinct(trees, 42)", Self.trees + "Distinct(trees, 'NOPE')",
                        Self.trees + "Count(Filter(trees, '" + String(repeating: "(", count: 5000) + "'))"] {
             #expect(throws: ArcadeError.self, "\(source.suffix(60))") { try ArcadeEvaluator.evaluate(source) }
         }

@@ -44,8 +44,9 @@ extension ArcadeFunctionLibrary {
             return .array(ArcadeArray(Swift.Array(array.values[0..<end])))
         },
         ArcadeFunctionDefinition("Distinct", arity: 1...Int.max) { call in
-            if case .featureSet = call[0] {
-                throw call.failure("Distinct on a FeatureSet (unique values as a new FeatureSet) is not supported here")
+            if case .featureSet(let set) = call[0] {
+                guard call.count == 2 else { throw call.failure("with a FeatureSet, give the fields: Distinct(features, fields)") }
+                return .featureSet(try FeatureSetGrouping.distinct(set, call[1], call: call))
             }
             var unique: [ArcadeValue] = []
             var seen = Set<DataEquality.Key>()

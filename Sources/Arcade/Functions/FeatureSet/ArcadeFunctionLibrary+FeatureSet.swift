@@ -54,6 +54,9 @@ extension ArcadeFunctionLibrary {
             }
             return .featureSet(try JSONFeatureSetReader.featureSet(definition, call: call))
         },
+        ArcadeFunctionDefinition("GroupBy", arity: 3) { call in
+            .featureSet(try FeatureSetGrouping.groupBy(try featureSetArgument(call, 0), call[1], call[2], call: call))
+        },
         ArcadeFunctionDefinition("OrderBy", arity: 2) { call in
             let set = try featureSetArgument(call, 0)
             let order = call.dataText(1).trimmingCharacters(in: .whitespacesAndNewlines)
