@@ -31,7 +31,7 @@ public enum ArcadeFunctionCatalog {
                         "Mean"]),
         ("Geometry", ["Angle", "Area", "AreaGeodetic", "Bearing", "Boundary", "Buffer", "BufferGeodetic", "Centroid",
                       "Clip", "Contains", "ConvexHull", "Crosses", "Cut", "Densify", "DensifyGeodetic", "Difference",
-                      "Disjoint", "Distance", "DistanceGeodetic", "DistanceToCoordinate", "Equals", "Extent",
+                      "Disjoint", "Distance", "DistanceGeodetic", "DistanceToCoordinate", "EnvelopeIntersects", "Equals", "Extent",
                       "Generalize", "Geometry", "Intersection", "Intersects", "IsSelfIntersecting", "IsSimple",
                       "Length", "Length3D", "LengthGeodetic", "MeasureToCoordinate", "Multipoint",
                       "MultiPartToSinglePart", "NearestCoordinate", "NearestVertex", "Offset", "Overlaps", "Point",

@@ -1,8 +1,9 @@
 /// Turns Arcade's text into tokens. Works on the UTF-8 bytes and counts Unicode scalars as it goes, so every
 /// token carries scalar offsets, line and column. Stops at the first error (unterminated string, template or
 /// comment, a character Arcade does not know) and reports it at its place.
-struct ArcadeLexer {
-    private let bytes: [UInt8]
+final class ArcadeLexer {
+    /// The text's UTF-8 bytes, copied once (freed with the lexer).
+    private let storage: UnsafeMutableBufferPointer<UInt8>
     private var index = 0
     /// Scalar offset of `index`.
     private var scalar = 0
@@ -17,23 +18,36 @@ struct ArcadeLexer {
     private var finished = false
 
     init(_ source: String) {
-        bytes = Array(source.utf8)
+        var text = source
+        text.makeContiguousUTF8()
+        storage = text.utf8.withContiguousStorageIfAvailable { bytes in
+            let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+            _ = copy.initialize(from: bytes)
+            return copy
+        } ?? {
+            let bytes = Array(text.utf8)
+            let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+            _ = copy.initialize(from: bytes)
+            return copy
+        }()
     }
+
+    deinit { storage.deallocate() }
 
     /// The next token; `.endOfInput` at the end and after an error (read `error`). Tokens are read one at a time,
     /// as the parser asks, so a parser that stops early (nesting too deep) never reads the rest of the text.
-    mutating func nextToken() -> ArcadeToken {
+    func nextToken() -> ArcadeToken {
         if !finished {
-            let token: ArcadeToken? = bytes.withUnsafeBufferPointer { buffer in
-                skipSpaceAndComments(buffer)
-                guard error == nil, index < buffer.count else { return nil }
+            let buffer = UnsafeBufferPointer(storage)
+            skipSpaceAndComments(buffer)
+            if error == nil, index < buffer.count {
                 let newline = sawNewline
                 sawNewline = false
-                guard var token = next(buffer) else { return nil }
-                token.newlineBefore = newline
-                return token
+                if var token = next(buffer) {
+                    token.newlineBefore = newline
+                    return token
+                }
             }
-            if let token { return token }
             finished = true
             if error == nil && !templateBraces.isEmpty {
                 fail("unterminated template literal: a `${` placeholder is never closed by `}`", at: here(), length: 0)
@@ -54,7 +68,7 @@ struct ArcadeLexer {
         ArcadeSourceRange(start: start.start, end: scalar, line: start.line, column: start.column)
     }
 
-    private mutating func fail(_ message: String, at position: ArcadeSourceRange, length: Int = 1) {
+    private func fail(_ message: String, at position: ArcadeSourceRange, length: Int = 1) {
         guard error == nil else { return }
         error = ArcadeError(ruleId: ArcadeError.syntax, message: message, line: position.line,
                             column: position.column, offset: position.start, length: max(1, length))
@@ -62,7 +76,7 @@ struct ArcadeLexer {
 
     /// Moves past one byte, counting scalars and lines.
     @inline(__always)
-    private mutating func advance(_ buffer: UnsafeBufferPointer<UInt8>) {
+    private func advance(_ buffer: UnsafeBufferPointer<UInt8>) {
         let byte = buffer[index]
         index += 1
         if byte & 0xC0 != 0x80 { scalar += 1 }
@@ -79,7 +93,7 @@ struct ArcadeLexer {
 
     // MARK: - Space and comments
 
-    private mutating func skipSpaceAndComments(_ buffer: UnsafeBufferPointer<UInt8>) {
+    private func skipSpaceAndComments(_ buffer: UnsafeBufferPointer<UInt8>) {
         while index < buffer.count {
             let byte = buffer[index]
             switch byte {
@@ -120,7 +134,7 @@ struct ArcadeLexer {
 
     // MARK: - Tokens
 
-    private mutating func next(_ buffer: UnsafeBufferPointer<UInt8>) -> ArcadeToken? {
+    private func next(_ buffer: UnsafeBufferPointer<UInt8>) -> ArcadeToken? {
         let start = here()
         let byte = buffer[index]
         if isIdentifierStart(byte) { return identifier(buffer, start) }
@@ -156,7 +170,7 @@ struct ArcadeLexer {
 
     private func isIdentifierPart(_ byte: UInt8) -> Bool { isIdentifierStart(byte) || isDigit(byte) || (byte >= 0x80) }
 
-    private mutating func identifier(_ buffer: UnsafeBufferPointer<UInt8>, _ start: ArcadeSourceRange) -> ArcadeToken {
+    private func identifier(_ buffer: UnsafeBufferPointer<UInt8>, _ start: ArcadeSourceRange) -> ArcadeToken {
         let first = index
         while index < buffer.count && isIdentifierPart(buffer[index]) { advance(buffer) }
         let word = UnsafeBufferPointer(rebasing: buffer[first..<index])
@@ -192,7 +206,7 @@ struct ArcadeLexer {
         }
     }
 
-    private mutating func number(_ buffer: UnsafeBufferPointer<UInt8>, _ start: ArcadeSourceRange) -> ArcadeToken? {
+    private func number(_ buffer: UnsafeBufferPointer<UInt8>, _ start: ArcadeSourceRange) -> ArcadeToken? {
         let first = index
         while isDigit(peek(buffer)) { advance(buffer) }
         if peek(buffer) == UInt8(ascii: ".") {
@@ -219,7 +233,7 @@ struct ArcadeLexer {
         return ArcadeToken(kind: .number, number: value, range: range(from: start))
     }
 
-    private mutating func string(_ buffer: UnsafeBufferPointer<UInt8>, _ start: ArcadeSourceRange, quote: UInt8) -> ArcadeToken? {
+    private func string(_ buffer: UnsafeBufferPointer<UInt8>, _ start: ArcadeSourceRange, quote: UInt8) -> ArcadeToken? {
         advance(buffer)
         var value = ""
         var runStart = index
@@ -251,7 +265,7 @@ struct ArcadeLexer {
 
     /// Moves over bytes that are neither `quote`, a backslash nor a line break, eight at a time where it can
     /// (counting the scalars they hold: every byte that is not a UTF-8 continuation byte starts one).
-    private mutating func skipPlainBytes(_ buffer: UnsafeBufferPointer<UInt8>, quote: UInt8) {
+    private func skipPlainBytes(_ buffer: UnsafeBufferPointer<UInt8>, quote: UInt8) {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         @inline(__always) func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
@@ -276,7 +290,7 @@ struct ArcadeLexer {
 
     /// Reads `\x` at `index` and appends its value. Unknown escapes stand for the character itself, as in
     /// JavaScript, on which Arcade runs.
-    private mutating func escape(_ buffer: UnsafeBufferPointer<UInt8>, into value: inout String) -> Bool {
+    private func escape(_ buffer: UnsafeBufferPointer<UInt8>, into value: inout String) -> Bool {
         let start = here()
         advance(buffer)   // the backslash
         guard index < buffer.count else {
@@ -357,7 +371,7 @@ struct ArcadeLexer {
     }
 
     /// A piece of a template literal, from just after `` ` `` or a placeholder's `}` to `` ` `` or `${`.
-    private mutating func templatePiece(_ buffer: UnsafeBufferPointer<UInt8>, _ start: ArcadeSourceRange, opening: Bool) -> ArcadeToken? {
+    private func templatePiece(_ buffer: UnsafeBufferPointer<UInt8>, _ start: ArcadeSourceRange, opening: Bool) -> ArcadeToken? {
         var value = ""
         var runStart = index
         while true {
@@ -389,7 +403,7 @@ struct ArcadeLexer {
         }
     }
 
-    private mutating func punctuator(_ buffer: UnsafeBufferPointer<UInt8>, _ start: ArcadeSourceRange) -> ArcadeToken? {
+    private func punctuator(_ buffer: UnsafeBufferPointer<UInt8>, _ start: ArcadeSourceRange) -> ArcadeToken? {
         let a = buffer[index], b = peek(buffer, 1), c = peek(buffer, 2)
         func ascii(_ s: Unicode.Scalar) -> UInt8 { UInt8(ascii: s) }
         var length = 1

@@ -9,7 +9,7 @@ extension Parser {
         defer { leave() }
         let target = try binary(minimumPrecedence: 1)
         let compound: ArcadeBinaryOperator?
-        switch current.kind {
+        switch currentKind {
         case .punctuator(.assign): compound = nil
         case .punctuator(.plusAssign): compound = .add
         case .punctuator(.minusAssign): compound = .subtract
@@ -60,7 +60,7 @@ extension Parser {
     /// Precedence climbing: left-associative binary operators of at least `minimumPrecedence`.
     mutating func binary(minimumPrecedence: Int) throws -> ArcadeExpression {
         var left = try unary()
-        while let (precedence, binaryOperator, logicalOperator) = Parser.binaryOperator(current.kind), precedence >= minimumPrecedence {
+        while let (precedence, binaryOperator, logicalOperator) = Parser.binaryOperator(currentKind), precedence >= minimumPrecedence {
             _ = advance()
             let right = try binary(minimumPrecedence: precedence + 1)
             let range = left.range.through(right.range)
@@ -76,7 +76,7 @@ extension Parser {
     mutating func unary() throws -> ArcadeExpression {
         let start = current.range
         let unaryOperator: ArcadeUnaryOperator?
-        switch current.kind {
+        switch currentKind {
         case .punctuator(.minus): unaryOperator = .negate
         case .punctuator(.plus): unaryOperator = .plus
         case .punctuator(.not): unaryOperator = .not
@@ -101,7 +101,7 @@ extension Parser {
     mutating func postfix() throws -> ArcadeExpression {
         var value = try primary()
         while true {
-            switch current.kind {
+            switch currentKind {
             case .punctuator(.dot):
                 _ = advance()
                 let name = current
@@ -129,8 +129,10 @@ extension Parser {
                 }
                 leave()
                 _ = try expect(.rightParen, "", opener: open)
-                value = try node(.call(callee: value, arguments: arguments), range(from: value.range), children: [value] + arguments)
-            case .punctuator(.plusPlus), .punctuator(.minusMinus) where !current.newlineBefore:
+                var height = value.height
+                for argument in arguments where argument.height > height { height = argument.height }
+                value = try node(.call(callee: value, arguments: arguments), range(from: value.range), ArcadeExpression(.null, value.range, height: height))
+            case .punctuator(.plusPlus), .punctuator(.minusMinus) where !tokens[position].newlineBefore:
                 let token = advance()
                 try checkAssignable(value, token)
                 value = try node(.update(increment: token.kind == .punctuator(.plusPlus), prefix: false, target: value), range(from: value.range), value)

@@ -5,7 +5,7 @@ extension Parser {
         try enter(current.range)
         defer { leave() }
         let start = current.range
-        switch current.kind {
+        switch currentKind {
         case .punctuator(.leftBrace):
             let body = try block()
             return ArcadeStatement(.block(body), range(from: start))
@@ -49,7 +49,7 @@ extension Parser {
         case .keyword(.return):
             _ = advance()
             var value: ArcadeExpression?
-            if !isPunctuator(.semicolon) && !isPunctuator(.rightBrace) && current.kind != .endOfInput && !current.newlineBefore {
+            if !isPunctuator(.semicolon) && !isPunctuator(.rightBrace) && currentKind != .endOfInput && !tokens[position].newlineBefore {
                 value = try expression()
             }
             try endOfStatement()
@@ -72,7 +72,7 @@ extension Parser {
         let open = try expect(.leftBrace, "")
         var body: [ArcadeStatement] = []
         while !isPunctuator(.rightBrace) {
-            if current.kind == .endOfInput {
+            if currentKind == .endOfInput {
                 throw error("expected '}' to close the '{' at line \(open.range.line), column \(open.range.column), found the end of the expression", at: current.range)
             }
             body.append(try statement())
@@ -83,14 +83,14 @@ extension Parser {
 
     mutating func endOfStatement() throws {
         if take(.semicolon) { return }
-        if isPunctuator(.rightBrace) || current.kind == .endOfInput || current.newlineBefore { return }
+        if isPunctuator(.rightBrace) || currentKind == .endOfInput || tokens[position].newlineBefore { return }
         throw error("unexpected \(describe(current)): expected ';' or a line break before it", at: current.range)
     }
 
     mutating func variableDeclarations() throws -> [ArcadeVariableDeclaration] {
         var declarations: [ArcadeVariableDeclaration] = []
         repeat {
-            guard current.kind == .identifier else {
+            guard currentKind == .identifier else {
                 throw error("expected a variable name after 'var', found \(describe(current))", at: current.range)
             }
             let name = advance()
@@ -140,13 +140,13 @@ extension Parser {
     }
 
     mutating func take(_ kind: ArcadeToken.Kind) -> Bool {
-        if current.kind == kind { _ = advance(); return true }
+        if currentKind == kind { _ = advance(); return true }
         return false
     }
 
     mutating func functionDeclaration() throws -> ArcadeStatement {
         let start = advance().range
-        guard current.kind == .identifier else {
+        guard currentKind == .identifier else {
             throw error("expected the function's name after 'function', found \(describe(current))", at: current.range)
         }
         let name = advance()
@@ -154,7 +154,7 @@ extension Parser {
         var parameters: [(name: String, range: ArcadeSourceRange)] = []
         if !isPunctuator(.rightParen) {
             repeat {
-                guard current.kind == .identifier else {
+                guard currentKind == .identifier else {
                     throw error("expected a parameter name, found \(describe(current))", at: current.range)
                 }
                 let parameter = advance()

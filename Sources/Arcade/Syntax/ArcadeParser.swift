@@ -40,7 +40,7 @@ public struct ArcadeSyntaxErrors: Error, CustomStringConvertible {
 
 /// Recursive descent over the tokens, one function per grammar level.
 struct Parser {
-    var lexer: ArcadeLexer
+    let lexer: ArcadeLexer
     /// The tokens read so far: always at least three past `position` (or up to the end of the input).
     private(set) var tokens: [ArcadeToken] = []
     var position = 0
@@ -59,11 +59,13 @@ struct Parser {
     }
 
     var current: ArcadeToken { tokens[position] }
+    /// The current token's kind, read without copying the token.
+    var currentKind: ArcadeToken.Kind { tokens[position].kind }
     var previousEnd: Int { position > 0 ? tokens[position - 1].range.end : 0 }
 
     mutating func script() throws -> ArcadeScript {
         var statements: [ArcadeStatement] = []
-        while current.kind != .endOfInput {
+        while currentKind != .endOfInput {
             statements.append(try statement())
         }
         let end = current.range
@@ -86,8 +88,8 @@ struct Parser {
         fill()
     }
 
-    func isPunctuator(_ p: ArcadePunctuator) -> Bool { current.kind == .punctuator(p) }
-    func isKeyword(_ k: ArcadeKeyword) -> Bool { current.kind == .keyword(k) }
+    func isPunctuator(_ p: ArcadePunctuator) -> Bool { currentKind == .punctuator(p) }
+    func isKeyword(_ k: ArcadeKeyword) -> Bool { currentKind == .keyword(k) }
 
     mutating func take(_ p: ArcadePunctuator) -> Bool {
         if isPunctuator(p) { _ = advance(); return true }
@@ -136,9 +138,13 @@ struct Parser {
         ArcadeSourceRange(start: start.start, end: max(start.end, previousEnd), line: start.line, column: start.column)
     }
 
-    /// A node over `children`, its height checked.
-    func node(_ kind: ArcadeExpression.Kind, _ range: ArcadeSourceRange, _ children: ArcadeExpression...) throws -> ArcadeExpression {
-        try node(kind, range, children: children)
+    /// A node over one or two children, its height checked.
+    func node(_ kind: ArcadeExpression.Kind, _ range: ArcadeSourceRange, _ child: ArcadeExpression, _ other: ArcadeExpression? = nil) throws -> ArcadeExpression {
+        let height = max(child.height, other?.height ?? 0) + 1
+        if height > ArcadeParser.maximumHeight {
+            throw error("nested too deeply: the expression has more than \(ArcadeParser.maximumHeight) levels", at: range)
+        }
+        return ArcadeExpression(kind, range, height: height)
     }
 
     func node(_ kind: ArcadeExpression.Kind, _ range: ArcadeSourceRange, children: [ArcadeExpression]) throws -> ArcadeExpression {
