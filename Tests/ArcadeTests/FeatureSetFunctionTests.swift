@@ -133,6 +133,20 @@ import Arcade
         #expect(throws: ArcadeFunctionError.self) { try callData("Schema", Self.layer()) } // fields unknown
     }
 
+    @Test func likeOnAHugeTextIsBounded() throws {
+        let big = String(repeating: "ab", count: 5_000_000)
+        let definition = DV.d(("fields", DV.a(DV.d(("name", DV.t("NOTE")), ("type", DV.t("esriFieldTypeString"))))),
+                              ("features", DV.a(DV.d(("attributes", DV.d(("NOTE", DV.t(big))))))))
+        let set = try callData("FeatureSet", definition)
+        let start = Date()
+        #expect(try callData("Count", try callData("Filter", set, DV.t("NOTE LIKE '%b'"))).dataNumber == 1)
+        #expect(throws: ArcadeFunctionError.self) {
+            try callData("Count", try callData("Filter", set, DV.t("NOTE LIKE '" + String(repeating: "_%", count: 20) + "'")))
+        }
+        #expect(try callData("Count", try callData("Filter", set, DV.t("NOTE LIKE 'ab%ba%b' AND NOTE NOT LIKE '%c%'"))).dataNumber == 1)
+        #expect(Date().timeIntervalSince(start) < 2, "debug build")
+    }
+
     @Test func getFeatureSetIsTheCurrentLayer() throws {
         let access = DataMemoryAccess()
         access.current = DataSamples.counties()

@@ -45,6 +45,9 @@ import Arcade
         ("Count(Filter(trees, \"TYPE IN ('Oak', 'Maple')\"))", "3"),
         ("Count(Filter(trees, \"TYPE LIKE 'O%'\"))", "3"),
         ("Count(Filter(trees, \"TYPE NOT LIKE '%k'\"))", "2"),
+        ("Count(Filter(trees, \"TYPE LIKE 'O_k'\"))", "2"),
+        ("Count(Filter(trees, \"TYPE LIKE '%a%e'\"))", "2"),
+        ("Count(Filter(trees, \"TYPE LIKE 'Oak'\"))", "2"),
         ("Count(Filter(trees, 'DBH BETWEEN 12 AND 22'))", "2"),
         ("Count(Filter(trees, \"PLANTED >= timestamp '2010-01-01 00:00:00'\"))", "2"),
         ("var kind = \"O'Hara Pine\"\nFirst(Filter(trees, 'TYPE = @kind')).OBJECTID", "3"),
@@ -85,7 +88,9 @@ import Arcade
                        Self.trees + "Count(OrderBy(trees, 'DBH SIDEWAYS'))",
                        Self.trees + "GroupBy(trees, 'TYPE', { name: 'X', expression: '1', statistic: 'MEDIAN' })",
                        Self.trees + "Distinct(trees, 42)", Self.trees + "Distinct(trees, 'NOPE')",
-                       Self.trees + "Count(Filter(trees, '" + String(repeating: "(", count: 5000) + "'))"] {
+                       Self.trees + "Count(Filter(trees, '" + String(repeating: "(", count: 5000) + "'))",
+                       Self.trees + "Count(Filter(trees, 'DBH > 1" + String(repeating: " + 1", count: 100_000) + "'))",
+                       Self.trees + "Count(Filter(trees, '" + String(repeating: "DBH > 1 AND ", count: 50_000) + "1 = 1'))"] {
             #expect(throws: ArcadeError.self, "\(source.suffix(60))") { try ArcadeEvaluator.evaluate(source) }
         }
     }

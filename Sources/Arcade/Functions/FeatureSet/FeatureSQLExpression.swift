@@ -95,7 +95,7 @@ struct FeatureSQLExpression {
         case .like(let inner, let pattern, let negated):
             let value = try evaluate(inner, feature), wanted = try evaluate(pattern, feature)
             if value.isNull || wanted.isNull { return .null }
-            return .boolean(SQLValues.like(value.textValue, wanted.textValue) != negated)
+            return .boolean(try SQLValues.like(value.textValue, wanted.textValue) != negated)
         }
     }
 
@@ -148,9 +148,15 @@ enum SQLValues {
         }
     }
 
-    /// `%` any run, `_` one character; the rest literally (case-sensitive).
-    static func like(_ text: String, _ pattern: String) -> Bool {
-        let t = Array(text), p = Array(pattern)
+    /// `%` any run, `_` one character; the rest literally (case-sensitive). Without `_`, the literal pieces between
+    /// the `%` are found in order in the UTF-8 bytes (linear); with `_`, a table over characters × pattern, bounded
+    /// at 50 million cells (a 10 MB text with a long pattern is an error, not minutes of work).
+    static func like(_ text: String, _ pattern: String) throws -> Bool {
+        if !pattern.contains("_") { return likeWithoutUnderscore(Array(text.utf8), pattern) }
+        let t = Array(text.unicodeScalars), p = Array(pattern.unicodeScalars)
+        if t.count.multipliedReportingOverflow(by: p.count).partialValue > 50_000_000 {
+            throw FeatureSQLExpression.SQLError("LIKE on a text of \(t.count) characters with a pattern of \(p.count) is too much work")
+        }
         var previous = [Bool](repeating: false, count: t.count + 1)
         previous[0] = true
         for pc in p {
@@ -166,5 +172,40 @@ enum SQLValues {
             previous = current
         }
         return previous[t.count]
+    }
+
+    static func likeWithoutUnderscore(_ text: [UInt8], _ pattern: String) -> Bool {
+        let pieces = pattern.split(separator: "%", omittingEmptySubsequences: false).map { Array($0.utf8) }
+        guard pieces.count > 1 else { return text == pieces[0] }
+        let first = pieces[0], last = pieces[pieces.count - 1]
+        guard text.count >= first.count + last.count, text.starts(with: first), text.suffix(last.count).elementsEqual(last) else {
+            return false
+        }
+        var from = first.count
+        let end = text.count - last.count
+        for piece in pieces.dropFirst().dropLast() where !piece.isEmpty {
+            guard let found = index(of: piece, in: text, from: from, before: end) else { return false }
+            from = found + piece.count
+        }
+        return true
+    }
+
+    /// Where `needle` first starts in `haystack[from..<before]`.
+    static func index(of needle: [UInt8], in haystack: [UInt8], from: Int, before: Int) -> Int? {
+        guard before - from >= needle.count else { return nil }
+        return haystack.withUnsafeBufferPointer { h -> Int? in
+            needle.withUnsafeBufferPointer { n -> Int? in
+                guard let hb = h.baseAddress, let nb = n.baseAddress else { return nil }
+                var offset = from
+                let last = before - needle.count
+                while offset <= last {
+                    guard let hit = memchr(hb + offset, Int32(nb.pointee), last - offset + 1) else { return nil }
+                    let position = hb.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(hb + position, nb, needle.count) == 0 { return position }
+                    offset = position + 1
+                }
+                return nil
+            }
+        }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Parses the SQL-92 of `FeatureSQLExpression` (see there for what it reads). Nesting is bounded (100 levels), so
-/// hostile text is an error, never a deep recursion.
+/// Parses the SQL-92 of `FeatureSQLExpression` (see there for what it reads). Nesting is bounded (100 levels) and
+/// so is the number of operators (1,000: a chain `1+1+1...` makes a tree as deep as it is long, which evaluation
+/// walks recursively), so hostile text is an error, never a deep recursion.
 struct FeatureSQLParser {
     typealias Node = FeatureSQLExpression.Node
     typealias SQLError = FeatureSQLExpression.SQLError
@@ -9,6 +10,7 @@ struct FeatureSQLParser {
     let scalars: [Unicode.Scalar]
     var position = 0
     var depth = 0
+    var operators = 0
 
     init(_ text: String) { scalars = Array(text.unicodeScalars) }
 
@@ -21,13 +23,13 @@ struct FeatureSQLParser {
 
     mutating func parseOr() throws -> Node {
         var node = try parseAnd()
-        while keyword("OR") { node = .or(node, try parseAnd()) }
+        while keyword("OR") { try count(); node = .or(node, try parseAnd()) }
         return node
     }
 
     mutating func parseAnd() throws -> Node {
         var node = try parseNot()
-        while keyword("AND") { node = .and(node, try parseNot()) }
+        while keyword("AND") { try count(); node = .and(node, try parseNot()) }
         return node
     }
 
@@ -71,13 +73,13 @@ struct FeatureSQLParser {
 
     mutating func parseSum() throws -> Node {
         var node = try parseProduct()
-        while let op = operatorAhead(["+", "-"]) { position += 1; node = .arithmetic(op, node, try parseProduct()) }
+        while let op = operatorAhead(["+", "-"]) { position += 1; try count(); node = .arithmetic(op, node, try parseProduct()) }
         return node
     }
 
     mutating func parseProduct() throws -> Node {
         var node = try parseUnary()
-        while let op = operatorAhead(["*", "/"]) { position += 1; node = .arithmetic(op, node, try parseUnary()) }
+        while let op = operatorAhead(["*", "/"]) { position += 1; try count(); node = .arithmetic(op, node, try parseUnary()) }
         return node
     }
 
@@ -131,6 +133,11 @@ struct FeatureSQLParser {
         calendar.timeZone = ArcadeDate.utc
         guard (1...9999).contains(parts[0]), let date = calendar.date(from: components) else { return nil }
         return date.timeIntervalSince1970 * 1000
+    }
+
+    mutating func count() throws {
+        operators += 1
+        if operators > 1000 { throw SQLError("the expression has more than 1,000 operators") }
     }
 
     mutating func enter() throws {
