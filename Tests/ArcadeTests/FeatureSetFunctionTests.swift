@@ -119,7 +119,8 @@ import Arcade
         let near = try callData("Intersects", Self.layer(), area)
         guard case .extent(let xmin, _, let xmax, _, _)? = Self.query(near)?.intersecting else { Issue.record(); return }
         #expect((xmin, xmax) == (0, 10))
-        #expect(throws: ArcadeFunctionError.self) { try callData("Contains", area, Self.layer()) }
+        #expect(throws: ArcadeFunctionError.self) { try callData("Contains", Self.layer(), area) } // not a signature
+        #expect(try callData("Count", try callData("Contains", area, Self.layer())).dataNumber == 0) // no geometries
     }
 
     @Test func schemaAndDomainOfAFeatureSet() throws {

@@ -5,7 +5,9 @@ import Foundation
 /// `Point`, `Multipoint`, `Polyline`, `Polygon`, `Extent`), the planar relations (`Intersects`, `Contains`,
 /// `Within`, `Disjoint`, `EnvelopeIntersects`) and measurements (`Area`, `Length`, `Centroid`, `Distance`). A Feature stands for its geometry.
 /// A feature or argument without geometry (null) gives null for the constructors and measurements, and false for
-/// the relations. `Intersects(features, geometry)` narrows a FeatureSet's query (`ArcadeFeatureQuery.intersecting`).
+/// the relations. `Intersects(features, geometry)` narrows a FeatureSet's query (`ArcadeFeatureQuery.intersecting`);
+/// `Contains(geometry, features)`, `Within(geometry, features)` and `EnvelopeIntersects(features, envelope)` read
+/// the features and keep those that pass, in memory.
 extension ArcadeFunctionLibrary {
     static let geometryFunctions: [ArcadeFunctionDefinition] = geometryConstructors + geometryRelations + geometryMeasurements
 
@@ -43,10 +45,11 @@ extension ArcadeFunctionLibrary {
             return try relation(call) { $0.intersects($1) }
         },
         ArcadeFunctionDefinition("Disjoint", arity: 2) { call in try relation(call, whenNull: true) { !$0.intersects($1) } },
-        ArcadeFunctionDefinition("Contains", arity: 2) { call in try relation(call) { $0.contains($1) } },
-        ArcadeFunctionDefinition("Within", arity: 2) { call in try relation(call) { $1.contains($0) } },
+        // Contains(containerGeometry, insideFeatures) and Within(innerGeometry, outerFeatures) answer FeatureSets.
+        ArcadeFunctionDefinition("Contains", arity: 2) { call in try relation(call, featureSetAt: 1) { $0.contains($1) } },
+        ArcadeFunctionDefinition("Within", arity: 2) { call in try relation(call, featureSetAt: 1) { $1.contains($0) } },
         ArcadeFunctionDefinition("EnvelopeIntersects", arity: 2) { call in
-            try relation(call) { a, b in
+            try relation(call, featureSetAt: 0) { a, b in
                 guard let x = a.envelope, let y = b.envelope else { return false }
                 return x.xmin <= y.xmax && y.xmin <= x.xmax && x.ymin <= y.ymax && y.ymin <= x.ymax
             }
@@ -62,11 +65,16 @@ extension ArcadeFunctionLibrary {
         },
     ]
 
-    static func relation(_ call: ArcadeCall, whenNull: Bool = false,
+    /// A planar relation between the two arguments; with a FeatureSet at `featureSetAt` (as the function's
+    /// FeatureSet signature has it), the features of the set for which the relation holds, as a new FeatureSet.
+    static func relation(_ call: ArcadeCall, whenNull: Bool = false, featureSetAt: Int? = nil,
                          _ test: (PlanarShape, PlanarShape) -> Bool) throws -> ArcadeValue {
         for index in 0..<2 {
-            if case .featureSet = call[index] {
-                throw call.failure("with a FeatureSet, only Intersects(features, geometry) is supported here")
+            if case .featureSet(let set) = call[index] {
+                guard index == featureSetAt else {
+                    throw call.failure("a FeatureSet is not taken as argument \(index + 1) of \(call.name)")
+                }
+                return .featureSet(try spatialFilter(set, against: call[1 - index], featureFirst: index == 0, call: call, test))
             }
         }
         guard let first = try GeometryReader.geometry(from: call[0], call: call),
@@ -74,6 +82,23 @@ extension ArcadeFunctionLibrary {
         let a = PlanarShape(first), b = PlanarShape(second)
         try call.context.step(a.size * max(b.size, 1) / 16 + 1)
         return .boolean(test(a, b))
+    }
+
+    /// The features of `set` whose geometry passes `test` against `other` (the feature's shape first when
+    /// `featureFirst`), read from the source and held in memory.
+    static func spatialFilter(_ set: ArcadeFeatureSet, against other: ArcadeValue, featureFirst: Bool, call: ArcadeCall,
+                              _ test: (PlanarShape, PlanarShape) -> Bool) throws -> ArcadeFeatureSet {
+        guard let geometry = try GeometryReader.geometry(from: other, call: call) else {
+            throw call.failure("the geometry to compare the FeatureSet with is null")
+        }
+        let shape = PlanarShape(geometry)
+        let kept = try FeatureSetAccess.features(of: set, call: call).filter { feature in
+            guard let own = feature.geometry else { return false }
+            let featureShape = PlanarShape(own)
+            try call.context.step(featureShape.size * max(shape.size, 1) / 16 + 1)
+            return featureFirst ? test(featureShape, shape) : test(shape, featureShape)
+        }
+        return ArcadeFeatureSet(source: JSONFeatureSource(schema: set.source.schema ?? ArcadeLayerSchema(fields: []), features: kept))
     }
 
     static let geometryMeasurements: [ArcadeFunctionDefinition] = [
