@@ -41,7 +41,8 @@ public struct ArcadeSyntaxErrors: Error, CustomStringConvertible {
 /// Recursive descent over the tokens, one function per grammar level.
 struct Parser {
     let lexer: ArcadeLexer
-    /// The tokens read so far: always at least three past `position` (or up to the end of the input).
+    /// The tokens read and not yet forgotten: always at least three past `position` (or up to the end of the
+    /// input), and the one before it (for `previousEnd`). Older tokens are dropped as the parser moves on.
     private(set) var tokens: [ArcadeToken] = []
     var position = 0
     var nesting = 0
@@ -52,6 +53,10 @@ struct Parser {
     }
 
     private mutating func fill() {
+        if position >= 256 {
+            tokens.removeFirst(position - 1)
+            position = 1
+        }
         while tokens.count < position + 4 {
             if let last = tokens.last, last.kind == .endOfInput { return }
             tokens.append(lexer.nextToken())
@@ -96,9 +101,10 @@ struct Parser {
         return false
     }
 
-    mutating func expect(_ p: ArcadePunctuator, _ what: String, opener: ArcadeToken? = nil) throws -> ArcadeToken {
+    mutating func expect(_ p: ArcadePunctuator, _ what: @autoclosure () -> String, opener: ArcadeToken? = nil) throws -> ArcadeToken {
         guard isPunctuator(p) else {
-            var message = "expected '\(p.rawValue)' \(what), found \(describe(current))"
+            let context = what()
+            var message = "expected '\(p.rawValue)'\(context.isEmpty ? "" : " " + context), found \(describe(current))"
             if let opener {
                 message = "expected '\(p.rawValue)' to close the '\(describe(opener, quoted: false))' at line \(opener.range.line), column \(opener.range.column), found \(describe(current))"
             }
