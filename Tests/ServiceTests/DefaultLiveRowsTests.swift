@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Service
+@testable import FeatureServiceModel
+import WebMap
 
 /// PostgreSQL reads a page of DEFAULT from the rows flagged `defaultLive` (kept by a trigger on `head`), SQLite from
 /// the head index: after edits in DEFAULT, a post, and a discarded edit session, the pages answer the same bytes as

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Service
+@testable import FeatureServiceModel
+import WebMap
 
 /// Two servers on one PostgreSQL database: version locks are shared, and those a server granted die with it, so
 /// that a server that stops (or dies) never leaves a version locked for the others.
