@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "FeatureServiceModel", dependencies: ["WebMap"]),
         // `maprules lsp`: a Language Server over stdio (LSP 3.17) running the same rule catalogue.
         .target(name: "LanguageServer", dependencies: ["Rules", "WebMap"]),
-        .target(name: "Report", dependencies: ["Rules", "WebMap", "Rainbow", .product(name: "Mustache", package: "swift-mustache")]),
+        .target(name: "Report", dependencies: ["Rules", "WebMap", "Arcade", "Rainbow", .product(name: "Mustache", package: "swift-mustache")]),
         // The feature service core: catalogue, branch-versioned store, edits, versions, users (no HTTP).
         .target(
             name: "Service",
@@ -126,7 +126,7 @@ let package = Package(
         .target(
             name: "Runtime",
             dependencies: [
-                "WebMap", "Rules", "FeatureServiceModel", "JSONSchema",
+                "WebMap", "Rules", "FeatureServiceModel", "JSONSchema", "Arcade",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -140,7 +140,7 @@ let package = Package(
         .target(
             name: "LintCommands",
             dependencies: [
-                "WebMap", "JSONSchema", "Rules", "Report", "Rainbow", "LanguageServer",
+                "WebMap", "JSONSchema", "Rules", "Report", "Rainbow", "LanguageServer", "Arcade",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -173,6 +173,10 @@ let package = Package(
         // libFuzzer harness over parse + lint (Benchmarks/fuzz.sh builds it with -sanitize=fuzzer -D FUZZING);
         // the plain build is a driver that replays inputs: `swift run FuzzLint FILE...`.
         .executableTarget(name: "FuzzLint", dependencies: ["WebMap", "Rules"]),
+        // libFuzzer harness over Arcade's parser, analysis and evaluator (Benchmarks/fuzz-arcade.sh, same two builds).
+        .executableTarget(name: "FuzzArcade", dependencies: ["Arcade"]),
+        // Arcade's parse + check and evaluation throughput for Benchmarks/arcade-throughput.sh.
+        .executableTarget(name: "ArcadeBench", dependencies: ["Arcade"]),
         .testTarget(name: "WebMapTests", dependencies: ["WebMap"]),
         .testTarget(name: "ArcadeTests", dependencies: ["Arcade"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "WebMap"]),

@@ -91,6 +91,13 @@ public enum InspectPage {
         }
         facts.append(fact("Attachments", layer.attachments.show ? (layer.attachments.edit ? "shown, editable" : "shown, read-only") : "not shown"))
         facts.append(fact("Delete", layer.canDelete ? "allowed" : "not allowed"))
+        if !layer.expressions.isEmpty {
+            facts.append(Fact(term: "Arcade expressions", value: "", items: layer.expressions.map { e in
+                "expression/\(e.name)\(e.title.map { " (\($0))" } ?? ""): "
+                    + (e.error.map { "does not parse: \($0.message) at line \($0.line), column \($0.column)" } ?? "parses")
+                    + (e.type.map { "; type \($0) (\(e.typeSource ?? ""))" } ?? "")
+            }, hasItems: true))
+        }
         var meta = [layer.geometry, layer.id.map { "id \($0)" }].compactMap { $0 }
         if let groups = behavior.layer.groupTitles.last { meta.append("in group \(groups)") }
         return Card(

@@ -44,6 +44,8 @@ public struct InspectReport: Codable, Sendable {
         public var relationships: [RelationshipSection]
         public var attachments: Attachments
         public var canDelete: Bool
+        /// The pop-up's Arcade expressions: parse result and type.
+        public var expressions: [PopupExpression]
     }
 
     public struct LayerRef: Codable, Sendable {
@@ -81,7 +83,8 @@ public struct InspectReport: Codable, Sendable {
                 editableFields: editable.map { EditableField(name: $0.field.name, alias: $0.field.alias, editor: $0.editor.rawValue) },
                 relationships: relationships,
                 attachments: Attachments(show: layer.showsAttachments, edit: layer.canEditAttachments),
-                canDelete: layer.canDelete)
+                canDelete: layer.canDelete,
+                expressions: Self.expressions(of: layer))
         }
         addFeatureLayers = behavior.addFeatureLayers.map { LayerRef(id: $0.layer.id, title: $0.layer.title) }
     }
@@ -117,6 +120,10 @@ public struct InspectReport: Codable, Sendable {
             }
             out += "  attachments: \(layer.attachments.show ? (layer.attachments.edit ? "shown, editable" : "shown, read-only") : "not shown")\n"
             out += "  delete: \(layer.canDelete ? "allowed" : "not allowed")\n"
+            for e in layer.expressions {
+                out += "  expression/\(e.name): " + (e.error.map { "does not parse: \($0.message) (line \($0.line), column \($0.column))" } ?? "parses")
+                    + (e.type.map { ", \($0) (\(e.typeSource ?? ""))" } ?? "") + "\n"
+            }
         }
         return out
     }

@@ -1,14 +1,21 @@
+import Arcade
 import WebMap
 
-/// One Arcade expression of a pop-up (`popupInfo.expressionInfos[i].expression`), tokenized once per file
-/// for the three arcade/ rules, with the way back from a position in the expression to the file.
+/// One Arcade expression of a pop-up (`popupInfo.expressionInfos[i].expression`), parsed and tokenized once per
+/// file for the arcade/ rules, with the way back from a position in the expression to the file.
 final class ArcadeExpression {
     let layer: LayerBehavior
     let info: ExpressionInfo
     /// The expression text as Unicode scalars (after `{{ }}` substitution, as the rules see every string).
     let text: [Unicode.Scalar]
     let tokens: [ArcadeToken]
-    let problem: ArcadeSyntaxProblem?
+    /// The syntax tree, or every syntax error (Arcade's parser), made on first use.
+    private(set) lazy var parsed: Result<ArcadeScript, ArcadeSyntaxErrors> = ArcadeParser.parse(String(String.UnicodeScalarView(text)))
+    /// The calls, field reads, profile variables and layer names of the expression; nil when it does not parse.
+    private(set) lazy var analysis: ArcadeAnalysis? = {
+        guard case .success(let script) = parsed else { return nil }
+        return ArcadeAnalysis(script)
+    }()
     /// `fileOffsets[k]`: the byte offset in the file where scalar `k` of the expression was written (its
     /// first byte, or the backslash of its JSON escape); one more entry for the closing quote. Nil when the
     /// text in the file is not the text the rules read (a `{{ }}` placeholder was substituted in it): then every
@@ -26,9 +33,7 @@ final class ArcadeExpression {
         self.node = node
         let scalars = Array(text.unicodeScalars)
         self.text = scalars
-        let tokenizer = ArcadeTokenizer(scalars)
-        tokens = tokenizer.tokens
-        problem = tokenizer.problem
+        tokens = ArcadeTokenizer(scalars).tokens
         self.source = source
     }
 

@@ -6,6 +6,9 @@ extension RuleCatalog {
         ArcadeSyntaxRule.self,
         ArcadeUnknownFieldRule.self,
         ArcadeUnknownRelationshipRule.self,
+        ArcadeUnknownFunctionRule.self,
+        ArcadeProfileVariableRule.self,
+        ArcadeUnknownLayerRule.self,
     ]
 }
 

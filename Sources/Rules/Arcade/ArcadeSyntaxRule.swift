@@ -1,26 +1,28 @@
+import Arcade
 import WebMap
 
-/// `arcade/syntax`: an expression the app cannot read (unterminated string, template or comment, unbalanced
-/// brackets).
+/// `arcade/syntax`: an expression the app cannot read, from Arcade's parser: every syntax error at its place.
 public enum ArcadeSyntaxRule: MapRule {
     public static let description = RuleDescription(
         id: "arcade/syntax",
         severity: .error,
-        summary: "A pop-up Arcade expression has an unterminated string, template literal or comment, or unbalanced brackets.",
+        summary: "A pop-up Arcade expression does not parse: an unterminated string, template literal or comment, unbalanced brackets, or any other syntax error.",
         rationale: """
             The app compiles each expression of `expressionInfos` before it shows the pop-up. An expression \
-            with a string, template literal or comment that never ends, or with `( ) [ ] { }` that do not pair \
-            up, does not compile: the app drops it and shows nothing where it is used (a field row, the title, \
-            a text element). Comments and string contents are set aside first, so a bracket inside them does \
-            not count. Other mistakes (unknown functions, wrong types) are not checked.
+            that does not parse (a string, template literal or comment that never ends, `( ) [ ] { }` that do \
+            not pair up, an operator with nothing after it, a keyword where a value should be) does not \
+            compile: the app drops it and shows nothing where it is used (a field row, the title, a text \
+            element). MapRules reads the expression with its Arcade parser and reports each syntax error at \
+            its line and column; text inside strings and comments never counts as code.
             """,
-        fix: "Close the string, template literal, comment or bracket at the reported position.",
+        fix: "Correct the expression at the reported position (close the string, comment or bracket; complete the statement).",
         triggeringExamples: [
             .document(ArcadeExamples.map(expression: "IIf(IsEmpty($feature.Address), 'No address', $feature.Address"),
                       services: Examples.treesSnapshot),
             .document(ArcadeExamples.map(expression: "return 'Tree at ' + $feature.Address + ';"),
                       services: Examples.treesSnapshot),
             .document(ArcadeExamples.map(expression: "/* the address\nreturn $feature.Address"), services: Examples.treesSnapshot),
+            .document(ArcadeExamples.map(expression: "var size = $feature.DBH *\nreturn size"), services: Examples.treesSnapshot),
         ],
         nonTriggeringExamples: [
             .document(ArcadeExamples.map(expression: """
@@ -32,11 +34,13 @@ public enum ArcadeSyntaxRule: MapRule {
 
     public static func check(_ context: MapContext) {
         for expression in ArcadeExpression.all(in: context) {
-            guard let problem = expression.problem else { continue }
-            context.report(self, in: expression, at: problem.offset, about: problem.message, message:
-                "Arcade expression \(expression.displayName) in the pop-up of \(expression.layer.layer.isTable ? "table" : "layer") "
-                + "\(expression.layer.layer.displayName) cannot be read: \(problem.message). The app drops the expression "
-                + "and shows nothing for it; close it where it should end.")
+            guard case .failure(let errors) = expression.parsed else { continue }
+            for error in errors.errors {
+                context.report(self, in: expression, at: error.offset, about: error.message, message:
+                    "Arcade expression \(expression.displayName) in the pop-up of \(expression.layer.layer.isTable ? "table" : "layer") "
+                    + "\(expression.layer.layer.displayName) cannot be read: \(error.message) (line \(error.line), column \(error.column) "
+                    + "of the expression). The app drops the expression and shows nothing for it; correct it there.")
+            }
         }
     }
 }

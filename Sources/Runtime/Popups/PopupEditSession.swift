@@ -51,12 +51,26 @@ public actor PopupEditSession {
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
             result += rest[..<open]
             let name = rest[rest.index(after: open)..<close].trimmingCharacters(in: .whitespaces)
-            let value = original[name] ?? .null
-            result += value.isNull ? "" : (value.string ?? value.description)
+            if name.lowercased().hasPrefix("expression/") {
+                // An Arcade expression of the pop-up, evaluated on the feature (nothing shown when it fails).
+                result += expressionValue(named: String(name.dropFirst("expression/".count)))?.text ?? ""
+            } else {
+                let value = original[name] ?? .null
+                result += value.isNull ? "" : (value.string ?? value.description)
+            }
             rest = rest[rest.index(after: close)...]
         }
         return result + rest
     }
+
+    /// The pop-up expression `{expression/NAME}` evaluated on the feature as it was when the session began;
+    /// nil when the pop-up has no expression of that name.
+    public nonisolated func expressionValue(named name: String) -> PopupExpressionValue? {
+        PopupExpressions(info: table.info).value(named: name, for: original)
+    }
+
+    /// Every expression of the pop-up (`expressionInfos`, in order) evaluated on the feature.
+    public nonisolated var expressionValues: [PopupExpressionValue] { PopupExpressions(info: table.info).values(for: original) }
 
     /// Every condition that keeps `startEditing` from succeeding (empty when it would).
     public func failedConditions() async -> [RuntimeError] {

@@ -1,0 +1,42 @@
+import Arcade
+import WebMap
+
+/// `arcade/unknown-function`: an expression calls a name that is no Arcade function and that it does not declare.
+public enum ArcadeUnknownFunctionRule: MapRule {
+    public static let description = RuleDescription(
+        id: "arcade/unknown-function",
+        severity: .error,
+        summary: "A pop-up Arcade expression calls a function that Arcade does not have.",
+        rationale: """
+            Arcade resolves every call when it compiles the expression: a name that is neither a function of \
+            Arcade's function reference nor a function the expression declares (`function name(...) { ... }`) \
+            stops the compilation, and the app shows nothing for the expression. It usually comes from a typing \
+            mistake (`Uper`), a function of another language (`ToUpper`, `substr`) or a function of a newer \
+            Arcade version. Function names compare case-insensitively, as Arcade does.
+            """,
+        fix: "Call the Arcade function meant (the finding suggests the closest name), or declare the function in the expression.",
+        triggeringExamples: [
+            .document(ArcadeExamples.map(expression: "return Uper($feature.Address)"), services: Examples.treesSnapshot),
+            .document(ArcadeExamples.map(expression: "return ToUpperCase($feature.Condition)"), services: Examples.treesSnapshot),
+        ],
+        nonTriggeringExamples: [
+            .document(ArcadeExamples.map(expression: """
+                function shout(text) { return upper(text) + '!' }
+                return shout(DefaultValue($feature.Address, 'no address'))
+                """), services: Examples.treesSnapshot),
+        ])
+
+    public static func check(_ context: MapContext) {
+        for expression in ArcadeExpression.all(in: context) {
+            guard let analysis = expression.analysis else { continue }
+            for call in analysis.calls where !call.isDeclaredInExpression && !ArcadeFunctionCatalog.isKnown(call.name) {
+                let suggestion = ArcadeFunctionCatalog.suggestion(for: call.name)
+                context.report(self, in: expression, at: call.nameRange.start, about: call.name, message:
+                    "Arcade expression \(expression.displayName) in the pop-up of \(expression.layer.layer.isTable ? "table" : "layer") "
+                    + "\(expression.layer.layer.displayName) calls '\(call.name)', which is no Arcade function: the expression "
+                    + "does not compile and the app shows nothing for it."
+                    + (suggestion.map { " Did you mean '\($0)'?" } ?? " Call a function of Arcade's function reference, or declare it in the expression."))
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Arcade
+import WebMap
+
+/// `arcade/unknown-layer`: `FeatureSetByName($map, "X")` where no layer or table of the map is titled X.
+public enum ArcadeUnknownLayerRule: MapRule {
+    public static let description = RuleDescription(
+        id: "arcade/unknown-layer",
+        severity: .error,
+        summary: "A pop-up Arcade expression asks `$map` for a layer or table that the map does not have.",
+        rationale: """
+            `FeatureSetByName($map, "X")` finds the layer or table of the map whose title is X, exactly as \
+            written (Arcade compares titles case-sensitively). When the map has none, the call fails and the \
+            app shows nothing for the expression. It usually comes from a layer renamed in the map, removed \
+            from it, or a typing mistake. A title built at run time (`'Tr' + 'ees'`, a variable) is not checked.
+            """,
+        fix: "Write the title of a layer or table of the map (the finding lists the closest), or add the layer to the map.",
+        triggeringExamples: [
+            .document(ArcadeExamples.map(expression: "return Count(FeatureSetByName($map, 'Inspections'))"), services: Examples.treesSnapshot),
+            .document(ArcadeExamples.map(expression: "return Count(FeatureSetByName($map, \"trees\"))"), services: Examples.treesSnapshot),
+        ],
+        nonTriggeringExamples: [
+            .document(ArcadeExamples.map(expression: """
+                var nearby = Intersects(FeatureSetByName($map, 'Trees', ['Address'], false), Buffer($feature, 10, 'meters'))
+                return Count(nearby) + Count(FeatureSetByName($map, 'Tr' + 'ees'))
+                """), services: Examples.treesSnapshot),
+        ])
+
+    public static func check(_ context: MapContext) {
+        let titles = context.behavior.layers.compactMap(\.layer.title)
+        for expression in ArcadeExpression.all(in: context) {
+            guard let analysis = expression.analysis else { continue }
+            for reference in analysis.layerNames where reference.source?.lowercased() == "$map" && !titles.contains(reference.name) {
+                let closest = Suggestions.closest(to: reference.name, in: titles)
+                context.report(self, in: expression, at: reference.range.start, about: reference.name, message:
+                    "Arcade expression \(expression.displayName) in the pop-up of \(expression.layer.layer.isTable ? "table" : "layer") "
+                    + "\(expression.layer.layer.displayName) asks $map for '\(reference.name)', which is the title of no layer or "
+                    + "table of the map: the call fails and the app shows nothing for the expression."
+                    + (closest.map { " Did you mean '\($0)'?" } ?? " Its layers and tables: " + titles.map { "'\($0)'" }.joined(separator: ", ") + "."))
+            }
+        }
+    }
+}
