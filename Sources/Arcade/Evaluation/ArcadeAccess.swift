@@ -27,7 +27,10 @@ enum ArcadeAccess {
         }
     }
 
-    static func set(_ object: ArcadeValue, _ key: ArcadeValue, _ value: ArcadeValue, _ range: ArcadeSourceRange) throws {
+    static func set(_ object: ArcadeValue, _ key: ArcadeValue, _ value: ArcadeValue, _ run: ArcadeRun, _ range: ArcadeSourceRange) throws {
+        if case .feature(let feature) = object, feature === run.context.feature || feature === run.context.originalFeature {
+            throw ArcadeError(ArcadeError.runtimeError, "$feature and $originalFeature cannot be changed by an expression; copy the values you need into a variable or a Dictionary", at: range)
+        }
         switch object {
         case .dictionary(let dictionary):
             dictionary[try keyText(key, object, range)] = value
