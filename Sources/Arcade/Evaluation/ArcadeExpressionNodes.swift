@@ -41,7 +41,7 @@ final class TemplateNode: ExpressionNode {
     override func evaluate(_ run: ArcadeRun) throws -> ArcadeValue {
         var text = strings[0]
         for (index, expression) in expressions.enumerated() {
-            text += try expression.evaluate(run).textValue
+            text += try expression.evaluate(run).textForJoining(expression.range)
             text += strings[index + 1]
             if text.utf8.count > run.context.limits.maximumTextLength { throw run.textTooLong(at: range) }
         }
