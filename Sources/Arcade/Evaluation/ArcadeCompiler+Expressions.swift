@@ -100,14 +100,14 @@ extension ArcadeCompiler {
         // variable holding a function (a parameter).
         if let resolved, resolved.isFunction {
             return DynamicCallNode(VariableNode(VariableReference(name: name, hops: resolved.hops, slot: resolved.slot), range: callee.range),
-                                   name: name, compiledArguments, range: range)
+                                   name: "'\(name)'", compiledArguments, range: range)
         }
         if let definition = ArcadeFunctionLibrary.function(named: name) {
             return LibraryCallNode(definition, compiledArguments, range: range)
         }
         if let resolved {
             return DynamicCallNode(VariableNode(VariableReference(name: name, hops: resolved.hops, slot: resolved.slot), range: callee.range),
-                                   name: name, compiledArguments, range: range)
+                                   name: "'\(name)'", compiledArguments, range: range)
         }
         if let known = ArcadeFunctionCatalog.referenceName(of: name) {
             return FailingCallNode(ruleId: ArcadeError.unsupportedFunction,

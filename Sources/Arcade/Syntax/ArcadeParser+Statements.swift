@@ -36,13 +36,15 @@ extension Parser {
             let open = try expect(.leftParen, "after 'while'")
             let test = try expression()
             _ = try expect(.rightParen, "", opener: open)
-            let body = try statement()
+            let body = try loopBody()
             return ArcadeStatement(.while(test: test, body: body), range(from: start))
         case .keyword(.break):
+            guard loops > 0 else { throw error("'break' outside a loop", at: start) }
             _ = advance()
             try endOfStatement()
             return ArcadeStatement(.break, start)
         case .keyword(.continue):
+            guard loops > 0 else { throw error("'continue' outside a loop", at: start) }
             _ = advance()
             try endOfStatement()
             return ArcadeStatement(.continue, start)
@@ -65,6 +67,12 @@ extension Parser {
             try endOfStatement()
             return ArcadeStatement(.expression(value), range(from: start))
         }
+    }
+
+    mutating func loopBody() throws -> ArcadeStatement {
+        loops += 1
+        defer { loops -= 1 }
+        return try statement()
     }
 
     /// `{ statements }`.
@@ -112,7 +120,7 @@ extension Parser {
             move(to: nameIndex + 2)
             let collection = try expression()
             _ = try expect(.rightParen, "", opener: open)
-            let body = try statement()
+            let body = try loopBody()
             return ArcadeStatement(.forIn(declares: declares, name: name.text, nameRange: name.range, collection: collection, body: body),
                                    range(from: start))
         }
@@ -130,7 +138,7 @@ extension Parser {
         _ = try expect(.semicolon, "after the loop's condition")
         let update = isPunctuator(.rightParen) ? nil : try expression()
         _ = try expect(.rightParen, "", opener: open)
-        let body = try statement()
+        let body = try loopBody()
         return ArcadeStatement(.for(initializer: initializer, test: test, update: update, body: body), range(from: start))
     }
 
@@ -168,6 +176,9 @@ extension Parser {
         guard isPunctuator(.leftBrace) else {
             throw error("expected '{' to start the body of '\(name.text)', found \(describe(current))", at: current.range)
         }
+        let enclosingLoops = loops
+        loops = 0
+        defer { loops = enclosingLoops }
         let body = try block()
         let declaration = ArcadeFunctionDeclaration(name: name.text, nameRange: name.range, parameters: parameters, body: body)
         return ArcadeStatement(.function(declaration), range(from: start))

@@ -46,6 +46,8 @@ struct Parser {
     private(set) var tokens: [ArcadeToken] = []
     var position = 0
     var nesting = 0
+    /// How many loops enclose the current statement inside the current function (`break`, `continue` need one).
+    var loops = 0
 
     init(lexer: ArcadeLexer) {
         self.lexer = lexer
