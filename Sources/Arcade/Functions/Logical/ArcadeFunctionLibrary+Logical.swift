@@ -10,7 +10,8 @@ extension ArcadeFunctionLibrary {
             let pairs = (call.count - 1) / 2
             for pair in 0..<pairs {
                 try call.context.step(1)
-                if ArcadeOperators.equals(value, call[1 + pair * 2])   // as `==`: no casting { return call[2 + pair * 2] }
+                // Compared as `==` compares: no casting between types.
+                if ArcadeOperators.equals(value, call[1 + pair * 2]) { return call[2 + pair * 2] }
             }
             return call.count % 2 == 0 ? call[call.count - 1] : .null
         },
