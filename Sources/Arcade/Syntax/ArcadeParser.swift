@@ -75,7 +75,7 @@ struct Parser {
         while currentKind != .endOfInput {
             statements.append(try statement())
         }
-        let end = current.range
+        let end = tokens[position].range
         let start = statements.first?.range ?? end
         return ArcadeScript(statements: statements, range: ArcadeSourceRange(start: 0, end: end.end, line: 1, column: 1).through(start))
     }
@@ -110,7 +110,7 @@ struct Parser {
             if let opener {
                 message = "expected '\(p.rawValue)' to close the '\(describe(opener, quoted: false))' at line \(opener.range.line), column \(opener.range.column), found \(describe(current))"
             }
-            throw error(message, at: current.range)
+            throw error(message, at: tokens[position].range)
         }
         return advance()
     }
