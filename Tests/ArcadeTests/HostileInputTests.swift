@@ -90,6 +90,14 @@ import Testing
         #expect(CoreTest.error("[1][1e300]")?.ruleId == "arcade/runtime-error")
     }
 
+    @Test func valuesThatHoldThemselves() throws {
+        #expect(try CoreTest.text("var a = [1]; a[0] = a; TypeOf(a)") == "Array")
+        #expect(CoreTest.error("var a = [1]; a[0] = a; '' + a")?.message.contains("holds itself") == true)
+        #expect(CoreTest.error("var d = {}; d.x = d; `${d}`")?.ruleId == "arcade/runtime-error")
+        #expect(CoreTest.error("var a = []; for (var i = 0; i < 10000; i++) { a = [a] } '' + a")?.ruleId == "arcade/runtime-error")
+        #expect(try CoreTest.text("'' + [[1], {a: [2]}]") == "[[1],{\"a\":[2]}]")
+    }
+
     @Test func oddTexts() throws {
         for source in ["\u{0}", "'\u{0}'", "\u{FEFF}1", "1\u{2028}2", "`", "${", "}", "'\\u{110000}'", "'\\uZZZZ'", "0x", "1..2",
                        "$", "var", "function", "function f(", "for (var k in", "return return", "\"\\", "/*/", "a.1"] {

@@ -37,6 +37,12 @@ import Testing
         #expect(expects.fieldReads.map(\.isExpected) == [true, true, false])
     }
 
+    @Test func namesDeclaredLaterStillCount() throws {
+        let result = try analysis("helper(1)\nfunction helper(x) { return Expects(x) }\nfunction Expects(v) { return v }\nExpects($feature, 'A')")
+        #expect(result.calls.map(\.isDeclaredInExpression) == [true, true, true])
+        #expect(result.fieldReads.isEmpty)
+    }
+
     @Test func profileVariables() throws {
         let source = "var f = $feature; $originalFeature.A; $editcontext.editType; FeatureSetByName($map, 'X'); $layer; $datastore"
         let result = try analysis(source)

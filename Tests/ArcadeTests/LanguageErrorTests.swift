@@ -34,6 +34,9 @@ import Testing
         #expect(try #require(syntax("1 = 2")).message.contains("cannot be assigned"))
         #expect(try #require(syntax("x = #")).message.contains("'#'"))
         #expect(try #require(syntax("else { }")).message.contains("else"))
+        #expect(try #require(syntax("var a = 1\nbreak")).message.contains("outside a loop"))
+        #expect(try #require(syntax("while (true) { function f() { continue } }")).message.contains("outside a loop"))
+        #expect(syntax("for (var k in [1]) { if (k == 0) { continue } break }") == nil)
     }
 
     @Test func offsetsAreUnicodeScalars() throws {

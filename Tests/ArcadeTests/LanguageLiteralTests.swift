@@ -43,6 +43,13 @@ import Testing
         #expect(try CoreTest.text(#"`\${not} \` ${'}'}`"#) == "${not} ` }")
     }
 
+    @Test func constantsAreNotSharedBetweenEvaluations() throws {
+        #expect(try CoreTest.text("TextFormatting.NewLine") == "\n")
+        #expect(try CoreTest.text("var t = TextFormatting; t.NewLine = 'x'; t.NewLine") == "x")
+        #expect(try CoreTest.text("TextFormatting.NewLine") == "\n")
+        #expect(try CoreTest.text("var TextFormatting = {NewLine: 'mine'}; TextFormatting.NewLine") == "mine")
+    }
+
     @Test func commentsAndSemicolons() throws {
         #expect(try CoreTest.number("// a comment\nvar x = 1 /* inline */ + 1\n/* multi\nline */ x") == 2)
         #expect(try CoreTest.number("var x = 1\nvar y = 2\nx + y") == 3)

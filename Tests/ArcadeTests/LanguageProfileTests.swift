@@ -61,6 +61,15 @@ import Testing
         #expect(try CoreTest.boolean("$editcontext.editType == 'NA'", context) == true)
     }
 
+    @Test func theHostsFeaturesAreReadOnly() throws {
+        let feature = CoreTest.feature([("A", .number(1))])
+        let context = ArcadeEvaluationContext(feature: feature)
+        let error = try #require(CoreTest.error("$feature.A = 2", context))
+        #expect(error.ruleId == "arcade/runtime-error" && error.message.contains("cannot be changed"))
+        #expect(CoreTest.error("var f = $feature; f['A'] += 1", context)?.ruleId == "arcade/runtime-error")
+        #expect(feature.attributes["A"].map { if case .number(1) = $0 { return true } else { return false } } == true)
+    }
+
     @Test func variablesOutsideTheirProfileAreErrors() throws {
         let popup = CoreTest.context([("A", .number(1))])
         let error = try #require(CoreTest.error("$originalFeature.A", popup))

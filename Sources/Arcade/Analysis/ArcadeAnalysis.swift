@@ -67,11 +67,24 @@ public struct ArcadeAnalysis {
 
     /// Walks a parsed expression.
     public init(_ script: ArcadeScript) {
-        var declared = Set<String>()
-        ArcadeAnalysis.collectDeclarations(script.statements, into: &declared)
-        var walker = Walker(declared: declared)
+        var walker = Walker()
         for statement in script.statements { walker.statement(statement) }
-        self = walker.analysis
+        // Names may be declared after their use (functions are hoisted): settle what depends on them at the end.
+        let declared = walker.declared
+        var analysis = walker.analysis
+        if !declared.isEmpty {
+            analysis.calls = analysis.calls.map { call in
+                Call(name: call.name, nameRange: call.nameRange, range: call.range, argumentCount: call.argumentCount,
+                     isDeclaredInExpression: declared.contains(call.name.lowercased()))
+            }
+        }
+        if !walker.expected.isEmpty && !declared.contains("expects") {
+            analysis.fieldReads += walker.expected
+            analysis.fieldReads.sort { $0.range.start < $1.range.start }
+        }
+        if !declared.contains("featuresetbyname") { analysis.layerNames = walker.layerNames }
+        if !declared.contains("featuresetbyrelationshipname") { analysis.relationshipNames = walker.relationshipNames }
+        self = analysis
     }
 
     /// Parses and walks `source`; the syntax errors when it does not parse.
@@ -81,43 +94,24 @@ public struct ArcadeAnalysis {
 
     fileprivate init() {}
 
-    /// Names declared with `var`, `function`, as parameters or loop variables, lower-cased.
-    static func collectDeclarations(_ statements: [ArcadeStatement], into names: inout Set<String>) {
-        for statement in statements {
-            switch statement.kind {
-            case .variables(let declarations):
-                for declaration in declarations { names.insert(declaration.name.lowercased()) }
-            case .function(let function):
-                names.insert(function.name.lowercased())
-                for parameter in function.parameters { names.insert(parameter.name.lowercased()) }
-                collectDeclarations(function.body, into: &names)
-            case .if(_, let then, let otherwise):
-                collectDeclarations([then] + (otherwise.map { [$0] } ?? []), into: &names)
-            case .block(let body):
-                collectDeclarations(body, into: &names)
-            case .for(let initializer, _, _, let body):
-                collectDeclarations((initializer.map { [$0] } ?? []) + [body], into: &names)
-            case .forIn(_, let name, _, _, let body):
-                names.insert(name.lowercased())
-                collectDeclarations([body], into: &names)
-            case .while(_, let body):
-                collectDeclarations([body], into: &names)
-            case .expression, .break, .continue, .return, .empty:
-                break
-            }
-        }
-    }
-
     /// The walk: every statement and expression once, in the order of the text.
     struct Walker {
-        let declared: Set<String>
+        /// Names declared with `var`, `function`, as parameters or loop variables, lower-cased.
+        var declared = Set<String>()
         var analysis = ArcadeAnalysis()
+        /// Names given to `Expects`, and literal FeatureSet names: kept aside until the declarations are known.
+        var expected: [FieldRead] = []
+        var layerNames: [NamedReference] = []
+        var relationshipNames: [NamedReference] = []
 
         mutating func statement(_ statement: ArcadeStatement) {
             switch statement.kind {
             case .expression(let value): expression(value)
             case .variables(let declarations):
-                for declaration in declarations { if let value = declaration.initializer { expression(value) } }
+                for declaration in declarations {
+                    declared.insert(declaration.name.lowercased())
+                    if let value = declaration.initializer { expression(value) }
+                }
             case .if(let test, let then, let otherwise):
                 expression(test)
                 self.statement(then)
@@ -129,7 +123,8 @@ public struct ArcadeAnalysis {
                 if let test { expression(test) }
                 if let update { expression(update) }
                 self.statement(body)
-            case .forIn(_, _, _, let collection, let body):
+            case .forIn(_, let name, _, let collection, let body):
+                declared.insert(name.lowercased())
                 expression(collection)
                 self.statement(body)
             case .while(let test, let body):
@@ -138,6 +133,8 @@ public struct ArcadeAnalysis {
             case .return(let value):
                 if let value { expression(value) }
             case .function(let function):
+                declared.insert(function.name.lowercased())
+                for parameter in function.parameters { declared.insert(parameter.name.lowercased()) }
                 for inner in function.body { self.statement(inner) }
             case .break, .continue, .empty:
                 break
@@ -189,16 +186,14 @@ public struct ArcadeAnalysis {
         mutating func call(_ callee: ArcadeExpression, _ arguments: [ArcadeExpression], _ range: ArcadeSourceRange) {
             guard case .identifier(let name) = callee.kind else { return }
             let folded = name.lowercased()
-            let isDeclared = declared.contains(folded)
             analysis.calls.append(Call(name: name, nameRange: callee.range, range: range, argumentCount: arguments.count,
-                                       isDeclaredInExpression: isDeclared))
-            guard !isDeclared else { return }
+                                       isDeclaredInExpression: false))
             switch folded {
             case "expects":
                 guard let first = arguments.first, let variable = featureVariable(first) else { return }
                 for argument in arguments.dropFirst() {
                     if let field = literalText(argument), field != "*" {
-                        analysis.fieldReads.append(FieldRead(name: field, range: argument.range, profileVariable: variable, isExpected: true))
+                        expected.append(FieldRead(name: field, range: argument.range, profileVariable: variable, isExpected: true))
                     }
                 }
             case "featuresetbyname", "featuresetbyrelationshipname":
@@ -207,9 +202,9 @@ public struct ArcadeAnalysis {
                 if case .identifier(let first) = arguments[0].kind { source = first }
                 let reference = NamedReference(name: literal, range: arguments[1].range, source: source, callRange: range)
                 if folded == "featuresetbyname" {
-                    analysis.layerNames.append(reference)
+                    layerNames.append(reference)
                 } else {
-                    analysis.relationshipNames.append(reference)
+                    relationshipNames.append(reference)
                 }
             default:
                 break

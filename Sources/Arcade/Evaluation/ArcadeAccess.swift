@@ -23,11 +23,14 @@ enum ArcadeAccess {
         case .null:
             throw ArcadeError(ArcadeError.runtimeError, "cannot read '\(key.textValue.prefix(100))' of null", at: range)
         default:
-            throw ArcadeError(ArcadeError.runtimeError, "a \(object.typeName) has no members or indexes ('\(key.textValue.prefix(100))')", at: range)
+            throw ArcadeError(ArcadeError.runtimeError, "\(ArcadeAccess.article(object.typeName)) \(object.typeName) has no members or indexes ('\(key.textValue.prefix(100))')", at: range)
         }
     }
 
-    static func set(_ object: ArcadeValue, _ key: ArcadeValue, _ value: ArcadeValue, _ range: ArcadeSourceRange) throws {
+    static func set(_ object: ArcadeValue, _ key: ArcadeValue, _ value: ArcadeValue, _ run: ArcadeRun, _ range: ArcadeSourceRange) throws {
+        if case .feature(let feature) = object, feature === run.context.feature || feature === run.context.originalFeature {
+            throw ArcadeError(ArcadeError.runtimeError, "$feature and $originalFeature cannot be changed by an expression; copy the values you need into a variable or a Dictionary", at: range)
+        }
         switch object {
         case .dictionary(let dictionary):
             dictionary[try keyText(key, object, range)] = value
@@ -47,20 +50,25 @@ enum ArcadeAccess {
                 throw ArcadeError(ArcadeError.runtimeError, "the feature has no field '\(name.prefix(100))'", at: range)
             }
         default:
-            throw ArcadeError(ArcadeError.runtimeError, "cannot assign a member or index of a \(object.typeName)", at: range)
+            throw ArcadeError(ArcadeError.runtimeError, "cannot assign a member or index of \(ArcadeAccess.article(object.typeName)) \(object.typeName)", at: range)
         }
+    }
+
+    /// "a" or "an" before a type name.
+    static func article(_ typeName: String) -> String {
+        "AEIOU".contains(typeName.prefix(1)) ? "an" : "a"
     }
 
     static func keyText(_ key: ArcadeValue, _ object: ArcadeValue, _ range: ArcadeSourceRange) throws -> String {
         if case .text(let text) = key { return text }
         if case .number = key { return key.textValue }
-        throw ArcadeError(ArcadeError.runtimeError, "a \(object.typeName) is indexed by Text, not \(key.typeName)", at: range)
+        throw ArcadeError(ArcadeError.runtimeError, "\(ArcadeAccess.article(object.typeName)) \(object.typeName) is indexed by Text, not \(key.typeName)", at: range)
     }
 
     /// An index into `count` elements: a whole number, negative counting from the end.
     static func position(_ key: ArcadeValue, count: Int, _ object: ArcadeValue, _ range: ArcadeSourceRange) throws -> Int {
         guard case .number(let n) = key else {
-            throw ArcadeError(ArcadeError.runtimeError, "a \(object.typeName) is indexed by a Number, not \(key.typeName)", at: range)
+            throw ArcadeError(ArcadeError.runtimeError, "\(ArcadeAccess.article(object.typeName)) \(object.typeName) is indexed by a Number, not \(key.typeName)", at: range)
         }
         guard n.isFinite, n == n.rounded(), abs(n) <= 1e15 else {
             throw ArcadeError(ArcadeError.runtimeError, "the index \(ArcadeValue.formatNumber(n)) is not a whole number", at: range)
@@ -125,7 +133,7 @@ enum ArcadeAccess {
         case (.extent(_, _, let xmax, _, _), "xmax"): return .number(xmax)
         case (.extent(_, _, _, let ymax, _), "ymax"): return .number(ymax)
         default:
-            throw ArcadeError(ArcadeError.runtimeError, "a \(geometry.typeName) has no member '\(name.prefix(100))'", at: range)
+            throw ArcadeError(ArcadeError.runtimeError, "\(ArcadeAccess.article(geometry.typeName)) \(geometry.typeName) has no member '\(name.prefix(100))'", at: range)
         }
     }
 }

@@ -29,7 +29,7 @@ final class AssignmentNode: ExpressionNode {
             let key = try keyNode.evaluate(run)
             var result = try value.evaluate(run)
             if let op { result = try BinaryNode.apply(op, try ArcadeAccess.get(object, key, range), result, run, range) }
-            try ArcadeAccess.set(object, key, result, range)
+            try ArcadeAccess.set(object, key, result, run, range)
             return result
         case .undeclared(let name):
             throw runError("'\(name)' is not declared: declare it first with 'var \(name) = ...'")
@@ -58,7 +58,7 @@ final class UpdateNode: ExpressionNode {
             let object = try objectNode.evaluate(run)
             let key = try keyNode.evaluate(run)
             let old = try ArcadeAccess.get(object, key, range).numberValue
-            try ArcadeAccess.set(object, key, .number(old + delta), range)
+            try ArcadeAccess.set(object, key, .number(old + delta), run, range)
             return .number(prefix ? old + delta : old)
         case .undeclared(let name):
             throw runError("'\(name)' is not declared: declare it first with 'var \(name) = ...'")

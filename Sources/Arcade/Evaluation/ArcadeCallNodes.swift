@@ -30,7 +30,7 @@ final class DynamicCallNode: ExpressionNode {
     override func evaluate(_ run: ArcadeRun) throws -> ArcadeValue {
         let value = try callee.evaluate(run)
         guard case .function(let function) = value else {
-            throw runError("'\(name.prefix(100))' is not a function: it is \(value.typeName)")
+            throw runError("\(name.prefix(100)) is not a function: it is \(value.typeName)")
         }
         var values: [ArcadeValue] = []
         values.reserveCapacity(arguments.count)

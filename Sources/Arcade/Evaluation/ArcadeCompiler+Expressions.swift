@@ -17,6 +17,7 @@ extension ArcadeCompiler {
             return identifier(name, range, scope)
         case .member(let object, let name, let nameRange):
             if let field = featureField(object, name, range) { return field }
+            if let folded = constantMember(object, name, range, scope) { return folded }
             return MemberNode(self.expression(object, scope), ConstantNode(.text(name), range: nameRange), range: range)
         case .index(let object, let index):
             if case .text(let name) = index.kind, let field = featureField(object, name, range) { return field }
@@ -54,6 +55,14 @@ extension ArcadeCompiler {
         }
     }
 
+    /// `TextFormatting.NewLine`: a member of a dictionary constant, read once when compiling.
+    func constantMember(_ object: ArcadeExpression, _ name: String, _ range: ArcadeSourceRange, _ scope: CompiledScope) -> ExpressionNode? {
+        guard case .identifier(let constantName) = object.kind, scope.resolve(constantName) == nil,
+              case .dictionary(let members)? = ArcadeFunctionLibrary.constants[constantName.lowercased()],
+              let value = members[name] else { return nil }
+        return ConstantNode(value, range: range)
+    }
+
     func identifier(_ name: String, _ range: ArcadeSourceRange, _ scope: CompiledScope) -> ExpressionNode {
         if let resolved = scope.resolve(name) {
             return VariableNode(VariableReference(name: name, hops: resolved.hops, slot: resolved.slot), range: range)
@@ -63,7 +72,11 @@ extension ArcadeCompiler {
             if ProfileVariableNode.known.contains(folded) { return ProfileVariableNode(name: name, range: range) }
             return UnknownNameNode("\(name) is not a profile variable MapRules knows ($feature, $originalFeature, $editcontext, $layer, $map, $datastore)", range: range)
         }
-        if let constant = ArcadeFunctionLibrary.constants[folded] { return ConstantNode(constant, range: range) }
+        if let constant = ArcadeFunctionLibrary.constants[folded] {
+            // A dictionary constant (TextFormatting) is copied for each use: the library's one is shared.
+            if case .dictionary = constant { return CopiedConstantNode(constant, range: range) }
+            return ConstantNode(constant, range: range)
+        }
         if let definition = ArcadeFunctionLibrary.function(named: name) {
             return ConstantNode(.function(ArcadeFunctionValue(name: definition.name, implementation: BuiltinFunction(definition))), range: range)
         }
@@ -87,14 +100,14 @@ extension ArcadeCompiler {
         // variable holding a function (a parameter).
         if let resolved, resolved.isFunction {
             return DynamicCallNode(VariableNode(VariableReference(name: name, hops: resolved.hops, slot: resolved.slot), range: callee.range),
-                                   name: name, compiledArguments, range: range)
+                                   name: "'\(name)'", compiledArguments, range: range)
         }
         if let definition = ArcadeFunctionLibrary.function(named: name) {
             return LibraryCallNode(definition, compiledArguments, range: range)
         }
         if let resolved {
             return DynamicCallNode(VariableNode(VariableReference(name: name, hops: resolved.hops, slot: resolved.slot), range: callee.range),
-                                   name: name, compiledArguments, range: range)
+                                   name: "'\(name)'", compiledArguments, range: range)
         }
         if let known = ArcadeFunctionCatalog.referenceName(of: name) {
             return FailingCallNode(ruleId: ArcadeError.unsupportedFunction,

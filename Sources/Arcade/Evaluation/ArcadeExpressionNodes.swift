@@ -16,6 +16,19 @@ final class ConstantNode: ExpressionNode {
     override func evaluate(_ run: ArcadeRun) throws -> ArcadeValue { value }
 }
 
+/// A dictionary constant: a copy each time, so an expression that changes it changes only its own.
+final class CopiedConstantNode: ExpressionNode {
+    let value: ArcadeValue
+    init(_ value: ArcadeValue, range: ArcadeSourceRange) {
+        self.value = value
+        super.init(range: range)
+    }
+    override func evaluate(_ run: ArcadeRun) throws -> ArcadeValue {
+        guard case .dictionary(let shared) = value else { return value }
+        return .dictionary(ArcadeDictionary(shared.pairs.map { ($0.key, $0.value) }))
+    }
+}
+
 /// `` `a ${x} b` ``: each placeholder's value as `Text()` shows it.
 final class TemplateNode: ExpressionNode {
     let strings: [String]
@@ -28,7 +41,7 @@ final class TemplateNode: ExpressionNode {
     override func evaluate(_ run: ArcadeRun) throws -> ArcadeValue {
         var text = strings[0]
         for (index, expression) in expressions.enumerated() {
-            text += try expression.evaluate(run).textValue
+            text += try expression.evaluate(run).textForJoining(expression.range)
             text += strings[index + 1]
             if text.utf8.count > run.context.limits.maximumTextLength { throw run.textTooLong(at: range) }
         }

@@ -9,7 +9,7 @@ enum ArcadeOperators {
         if case .number(let x) = a, case .number(let y) = b { return .number(x + y) }
         switch (a, b) {
         case (.text, _), (_, .text):
-            let left = a.textValue, right = b.textValue
+            let left = try a.textForJoining(range), right = try b.textForJoining(range)
             if left.utf8.count + right.utf8.count > run.context.limits.maximumTextLength { throw run.textTooLong(at: range) }
             return .text(left + right)
         default:

@@ -5,7 +5,7 @@ extension Parser {
     mutating func expression() throws -> ArcadeExpression { try assignment() }
 
     mutating func assignment() throws -> ArcadeExpression {
-        try enter(current.range)
+        try enter(tokens[position].range)
         defer { leave() }
         let target = try binary(minimumPrecedence: 1)
         let compound: ArcadeBinaryOperator?
@@ -74,7 +74,7 @@ extension Parser {
     }
 
     mutating func unary() throws -> ArcadeExpression {
-        let start = current.range
+        let start = tokens[position].range
         let unaryOperator: ArcadeUnaryOperator?
         switch currentKind {
         case .punctuator(.minus): unaryOperator = .negate

@@ -2,9 +2,9 @@
 /// expression statements; `;` is optional at a line end, before `}` and at the end.
 extension Parser {
     mutating func statement() throws -> ArcadeStatement {
-        try enter(current.range)
+        try enter(tokens[position].range)
         defer { leave() }
-        let start = current.range
+        let start = tokens[position].range
         switch currentKind {
         case .punctuator(.leftBrace):
             let body = try block()
@@ -36,13 +36,15 @@ extension Parser {
             let open = try expect(.leftParen, "after 'while'")
             let test = try expression()
             _ = try expect(.rightParen, "", opener: open)
-            let body = try statement()
+            let body = try loopBody()
             return ArcadeStatement(.while(test: test, body: body), range(from: start))
         case .keyword(.break):
+            guard loops > 0 else { throw error("'break' outside a loop", at: start) }
             _ = advance()
             try endOfStatement()
             return ArcadeStatement(.break, start)
         case .keyword(.continue):
+            guard loops > 0 else { throw error("'continue' outside a loop", at: start) }
             _ = advance()
             try endOfStatement()
             return ArcadeStatement(.continue, start)
@@ -67,13 +69,19 @@ extension Parser {
         }
     }
 
+    mutating func loopBody() throws -> ArcadeStatement {
+        loops += 1
+        defer { loops -= 1 }
+        return try statement()
+    }
+
     /// `{ statements }`.
     mutating func block() throws -> [ArcadeStatement] {
         let open = try expect(.leftBrace, "")
         var body: [ArcadeStatement] = []
         while !isPunctuator(.rightBrace) {
             if currentKind == .endOfInput {
-                throw error("expected '}' to close the '{' at line \(open.range.line), column \(open.range.column), found the end of the expression", at: current.range)
+                throw error("expected '}' to close the '{' at line \(open.range.line), column \(open.range.column), found the end of the expression", at: tokens[position].range)
             }
             body.append(try statement())
         }
@@ -84,14 +92,14 @@ extension Parser {
     mutating func endOfStatement() throws {
         if take(.semicolon) { return }
         if isPunctuator(.rightBrace) || currentKind == .endOfInput || tokens[position].newlineBefore { return }
-        throw error("unexpected \(describe(current)): expected ';' or a line break before it", at: current.range)
+        throw error("unexpected \(describe(current)): expected ';' or a line break before it", at: tokens[position].range)
     }
 
     mutating func variableDeclarations() throws -> [ArcadeVariableDeclaration] {
         var declarations: [ArcadeVariableDeclaration] = []
         repeat {
             guard currentKind == .identifier else {
-                throw error("expected a variable name after 'var', found \(describe(current))", at: current.range)
+                throw error("expected a variable name after 'var', found \(describe(current))", at: tokens[position].range)
             }
             let name = advance()
             var initializer: ArcadeExpression?
@@ -112,13 +120,13 @@ extension Parser {
             move(to: nameIndex + 2)
             let collection = try expression()
             _ = try expect(.rightParen, "", opener: open)
-            let body = try statement()
+            let body = try loopBody()
             return ArcadeStatement(.forIn(declares: declares, name: name.text, nameRange: name.range, collection: collection, body: body),
                                    range(from: start))
         }
         var initializer: ArcadeStatement?
         if !isPunctuator(.semicolon) {
-            let initStart = current.range
+            let initStart = tokens[position].range
             if take(.keyword(.var)) {
                 initializer = ArcadeStatement(.variables(try variableDeclarations()), range(from: initStart))
             } else {
@@ -130,7 +138,7 @@ extension Parser {
         _ = try expect(.semicolon, "after the loop's condition")
         let update = isPunctuator(.rightParen) ? nil : try expression()
         _ = try expect(.rightParen, "", opener: open)
-        let body = try statement()
+        let body = try loopBody()
         return ArcadeStatement(.for(initializer: initializer, test: test, update: update, body: body), range(from: start))
     }
 
@@ -147,7 +155,7 @@ extension Parser {
     mutating func functionDeclaration() throws -> ArcadeStatement {
         let start = advance().range
         guard currentKind == .identifier else {
-            throw error("expected the function's name after 'function', found \(describe(current))", at: current.range)
+            throw error("expected the function's name after 'function', found \(describe(current))", at: tokens[position].range)
         }
         let name = advance()
         let open = try expect(.leftParen, "after the function's name")
@@ -155,7 +163,7 @@ extension Parser {
         if !isPunctuator(.rightParen) {
             repeat {
                 guard currentKind == .identifier else {
-                    throw error("expected a parameter name, found \(describe(current))", at: current.range)
+                    throw error("expected a parameter name, found \(describe(current))", at: tokens[position].range)
                 }
                 let parameter = advance()
                 if parameters.contains(where: { $0.name.lowercased() == parameter.text.lowercased() }) {
@@ -166,8 +174,11 @@ extension Parser {
         }
         _ = try expect(.rightParen, "", opener: open)
         guard isPunctuator(.leftBrace) else {
-            throw error("expected '{' to start the body of '\(name.text)', found \(describe(current))", at: current.range)
+            throw error("expected '{' to start the body of '\(name.text)', found \(describe(current))", at: tokens[position].range)
         }
+        let enclosingLoops = loops
+        loops = 0
+        defer { loops = enclosingLoops }
         let body = try block()
         let declaration = ArcadeFunctionDeclaration(name: name.text, nameRange: name.range, parameters: parameters, body: body)
         return ArcadeStatement(.function(declaration), range(from: start))

@@ -46,6 +46,8 @@ struct Parser {
     private(set) var tokens: [ArcadeToken] = []
     var position = 0
     var nesting = 0
+    /// How many loops enclose the current statement inside the current function (`break`, `continue` need one).
+    var loops = 0
 
     init(lexer: ArcadeLexer) {
         self.lexer = lexer
@@ -73,7 +75,7 @@ struct Parser {
         while currentKind != .endOfInput {
             statements.append(try statement())
         }
-        let end = current.range
+        let end = tokens[position].range
         let start = statements.first?.range ?? end
         return ArcadeScript(statements: statements, range: ArcadeSourceRange(start: 0, end: end.end, line: 1, column: 1).through(start))
     }
@@ -108,7 +110,7 @@ struct Parser {
             if let opener {
                 message = "expected '\(p.rawValue)' to close the '\(describe(opener, quoted: false))' at line \(opener.range.line), column \(opener.range.column), found \(describe(current))"
             }
-            throw error(message, at: current.range)
+            throw error(message, at: tokens[position].range)
         }
         return advance()
     }

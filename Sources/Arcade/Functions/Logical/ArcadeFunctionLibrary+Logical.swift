@@ -10,7 +10,8 @@ extension ArcadeFunctionLibrary {
             let pairs = (call.count - 1) / 2
             for pair in 0..<pairs {
                 try call.context.step(1)
-                if ArcadeLogic.equals(value, call[1 + pair * 2]) { return call[2 + pair * 2] }
+                // Compared as `==` compares: no casting between types.
+                if ArcadeOperators.equals(value, call[1 + pair * 2]) { return call[2 + pair * 2] }
             }
             return call.count % 2 == 0 ? call[call.count - 1] : .null
         },
@@ -48,28 +49,13 @@ extension ArcadeFunctionLibrary {
     ]
 }
 
-/// What the logical functions share: what "empty" means, how Decode compares, DefaultValue's key paths.
+/// What the logical functions share: what "empty" means and DefaultValue's key paths.
 enum ArcadeLogic {
     /// `IsEmpty`: null and the empty text; an empty array or dictionary is not empty.
     static func isEmpty(_ value: ArcadeValue) -> Bool {
         switch value {
         case .null: return true
         case .text(let text): return text.isEmpty
-        default: return false
-        }
-    }
-
-    /// Decode's comparison: the `==` operator's (no casting between types; dates by instant).
-    static func equals(_ a: ArcadeValue, _ b: ArcadeValue) -> Bool {
-        switch (a, b) {
-        case (.null, .null): return true
-        case (.number(let x), .number(let y)): return x == y
-        case (.text(let x), .text(let y)): return x == y
-        case (.boolean(let x), .boolean(let y)): return x == y
-        case (.date(let x), .date(let y)): return x.epochMilliseconds == y.epochMilliseconds
-        case (.array(let x), .array(let y)): return x === y
-        case (.dictionary(let x), .dictionary(let y)): return x === y
-        case (.feature(let x), .feature(let y)): return x === y
         default: return false
         }
     }
