@@ -82,7 +82,7 @@ struct StoreTablesTests {
         do {
             let queue = try DatabaseQueue(path: path)
             try Schema.migrator.migrate(queue, upTo: "v2: replicas")
-            try queue.write { db in
+            try await queue.write { db in
                 try db.execute(sql: "INSERT INTO service VALUES ('S', '{}', '{}', '', 0, 0, 0)")
                 try db.execute(sql: "INSERT INTO layer (service, layerId, metadata, nextObjectId, nextAttachmentId, defaultMoment) VALUES ('S', 0, '{}', 2, 1, 0)")
                 try db.execute(sql: """

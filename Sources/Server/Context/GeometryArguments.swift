@@ -1,5 +1,6 @@
 import Foundation
 import Service
+import WebMap
 
 extension RequestArguments {
     /// The area a request is about: `geometry` (`x,y`, `xmin,ymin,xmax,ymax` or Esri JSON) of the type
