@@ -48,8 +48,12 @@ struct StoreTablesTests {
         var tables: [String: (columns: [Described], primaryKey: [String])] = [:]
         for name in names {
             let rows = try db.fetchAll("PRAGMA table_info(\(raw: name))")
+            // A column that is the whole INTEGER PRIMARY KEY is the rowid, never null, though SQLite says notnull 0.
+            let keyCount = rows.filter { ($0.get("pk", as: Int64.self) ?? 0) > 0 }.count
             let columns = try rows.map { row in
-                Described(name: try row.require("name"), type: try row.require("type"), nullable: try row.require("notnull", as: Int64.self) == 0)
+                let isRowid = keyCount == 1 && (row.get("pk", as: Int64.self) ?? 0) > 0 && (row.get("type", as: String.self) ?? "") == "INTEGER"
+                return Described(name: try row.require("name"), type: try row.require("type"),
+                                 nullable: try row.require("notnull", as: Int64.self) == 0 && !isRowid)
             }
             // `pk` is a column's place in the primary key, from 1 (0: not in it).
             let keyed = rows.compactMap { row in row.get("pk", as: Int64.self).flatMap { $0 > 0 ? ($0, row) : nil } }
