@@ -3,7 +3,7 @@ import Foundation
 import Runtime
 import Service
 
-/// `maprules offline COMMAND`: field crews' offline workflow (cli.md; runtime.md "Offline").
+/// `maprules offline COMMAND`: field crews' offline workflow (docs/cli.md; docs/runtime.md "Offline").
 struct OfflineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "offline",
@@ -75,7 +75,7 @@ struct OfflineFailure: Error {
     var code: Int32
     var message: String
 
-    /// The exit code of cli.md for a runtime error: 1 when the service refused, 2 when the work could not be done.
+    /// The exit code of docs/cli.md for a runtime error: 1 when the service refused, 2 when the work could not be done.
     init(_ error: any Error, doing operation: String) {
         if let failure = error as? OfflineFailure {
             self = failure
