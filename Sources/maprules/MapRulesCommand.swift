@@ -23,7 +23,7 @@ struct MapRulesCommand: ParsableCommand {
                       LSPCommand.self]
     )
 
-    /// Runs the command line with the exit codes of cli.md: 0 success, 1 problems, 2 could not do the job
+    /// Runs the command line with the exit codes of docs/cli.md: 0 success, 1 problems, 2 could not do the job
     /// (argument-parser's own usage errors exit 64 by default; here they exit 2).
     static func main() {
         do {
