@@ -13,6 +13,21 @@ let linksSQLiteStatically = staticSQLiteFolders.contains {
 }
 let staticSQLiteFlags = linksSQLiteStatically ? ["-L", Context.packageDirectory + "/Scripts/link"] : []
 
+/// Start-up of the release binary (a CLI run many times a minute by editors, hooks and CI): a position-
+/// dependent executable needs none of the ~200,000 relocations a PIE applies to its Swift metadata at
+/// every start (half the page faults), and one that exports no symbols spares the loader and `dladdr`
+/// a 60,000-entry table. Measured by Benchmarks/static-binary.sh (README, "Static binary").
+/// Linked by GNU ld (`bfd`), not the toolchain's default gold: a position-dependent executable linked by
+/// gold against the dynamic Swift runtime takes the address of two protected runtime functions (the
+/// getters of `Character.isWhitespace` and `String.count`) through canonical PLT entries, and glibc then
+/// warns on stderr at every start ("direct reference to protected function ... may break pointer
+/// equality"); bfd links them through dynamic relocations (`readelf -r`: R_X86_64_64). Same start-up
+/// (hyperfine, static: 8.3-10.2 ms with each of gold, lld and bfd).
+let releaseLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(["-use-ld=bfd", "-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"] + staticSQLiteFlags,
+                 .when(platforms: [.linux], configuration: .release)),
+]
+
 let package = Package(
     name: "MapRules",
     platforms: [.macOS(.v13)],
@@ -23,8 +38,15 @@ let package = Package(
         .library(name: "Report", targets: ["Report"]),
         .library(name: "Service", targets: ["Service"]),
         .library(name: "Server", targets: ["Server"]),
+        .library(name: "FeatureServiceModel", targets: ["FeatureServiceModel"]),
         .library(name: "Runtime", targets: ["Runtime"]),
+        .library(name: "LocalFeatureService", targets: ["LocalFeatureService"]),
+        // The lint-side commands; `serve`, `edit` and `offline` run `maprules-service` (README, "Install").
         .executable(name: "maprules", targets: ["maprules"]),
+        // The complete command line, service commands included: what a single-file install ships as `maprules`.
+        .executable(name: "maprules-service", targets: ["maprules-service"]),
+        // The runtime over HTTP alone, as an app would use it: builds without GRDB, PostgresNIO or bcrypt.
+        .executable(name: "runtime-client-example", targets: ["RuntimeClientExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -51,6 +73,10 @@ let package = Package(
         // Hand-written JSON Schema (2020-12, draft-07) validator over WebMap's position-keeping JSON tree.
         .target(name: "JSONSchema", dependencies: ["WebMap"]),
         .target(name: "Rules", dependencies: ["WebMap", "JSONSchema"]),
+        // The REST model of a feature service: the JSON value, features, geometry, queries, edits, versions and
+        // replicas as the ArcGIS REST API writes them. Shared by the service core, its HTTP face and the runtime
+        // (whose HTTP client needs nothing else: no storage engine).
+        .target(name: "FeatureServiceModel", dependencies: ["WebMap"]),
         // `maprules lsp`: a Language Server over stdio (LSP 3.17) running the same rule catalogue.
         .target(name: "LanguageServer", dependencies: ["Rules", "WebMap"]),
         .target(name: "Report", dependencies: ["Rules", "WebMap", "Rainbow", .product(name: "Mustache", package: "swift-mustache")]),
@@ -58,7 +84,7 @@ let package = Package(
         .target(
             name: "Service",
             dependencies: [
-                "WebMap", "Rules",
+                "WebMap", "Rules", "FeatureServiceModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C interface, to read a page's text columns in place (`SQLiteStore`'s cursor).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -75,7 +101,7 @@ let package = Package(
         .target(
             name: "Server",
             dependencies: [
-                "Service", "WebMap",
+                "Service", "FeatureServiceModel", "WebMap",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -90,46 +116,56 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
-        // The editing runtime: rules enforced while editing, over a `FeatureService` that is either the service
-        // core in-process (the "mock") or any ArcGIS REST feature service over HTTP (AsyncHTTPClient).
+        // The editing runtime: rules enforced while editing, over a `FeatureService` (any ArcGIS REST feature
+        // service over HTTP with AsyncHTTPClient, or the service core in-process from LocalFeatureService). No
+        // storage engine: an app that edits over HTTP links neither GRDB nor PostgresNIO.
         .target(
             name: "Runtime",
             dependencies: [
-                "WebMap", "Rules", "Service", "JSONSchema",
+                "WebMap", "Rules", "FeatureServiceModel", "JSONSchema",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .executableTarget(
-            name: "maprules",
+        // The service core in-process as the runtime's `FeatureService` (the "mock"), offline geodatabases (a
+        // service core in a file) and the sync that takes a service offline and back.
+        .target(name: "LocalFeatureService", dependencies: ["Runtime", "Service", "FeatureServiceModel", "WebMap", "Rules"]),
+        // The lint-side commands of the command line, over the web map, rules and reports only.
+        .target(
+            name: "LintCommands",
             dependencies: [
-                "WebMap", "JSONSchema", "Rules", "Report", "Rainbow", "Server", "Service", "Runtime", "LanguageServer",
+                "WebMap", "JSONSchema", "Rules", "Report", "Rainbow", "LanguageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            // Start-up of the release binary (a CLI run many times a minute by editors, hooks and CI): a position-
-            // dependent executable needs none of the ~200,000 relocations a PIE applies to its Swift metadata at
-            // every start (half the page faults), and one that exports no symbols spares the loader and `dladdr`
-            // a 60,000-entry table. Measured by Benchmarks/static-binary.sh (README, "Static binary").
-            // Linked by GNU ld (`bfd`), not the toolchain's default gold: a position-dependent executable linked by
-            // gold against the dynamic Swift runtime takes the address of two protected runtime functions (the
-            // getters of `Character.isWhitespace` and `String.count`) through canonical PLT entries, and glibc then
-            // warns on stderr at every start ("direct reference to protected function ... may break pointer
-            // equality"); bfd links them through dynamic relocations (`readelf -r`: R_X86_64_64). Same start-up
-            // (hyperfine, static: 8.3-10.2 ms with each of gold, lld and bfd).
-            linkerSettings: [
-                .unsafeFlags(["-use-ld=bfd", "-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"]
-                                 + staticSQLiteFlags,
-                             .when(platforms: [.linux], configuration: .release)),
             ]
         ),
+        // `serve`, `edit` and `offline`.
+        .target(
+            name: "ServiceCommands",
+            dependencies: [
+                "LintCommands", "WebMap", "Rules", "Report", "Rainbow", "FeatureServiceModel", "Server", "Service", "Runtime",
+                "LocalFeatureService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "maprules",
+            dependencies: ["LintCommands", "Report", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            linkerSettings: releaseLinkerSettings
+        ),
+        .executableTarget(
+            name: "maprules-service",
+            dependencies: ["LintCommands", "ServiceCommands", "Report", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            linkerSettings: releaseLinkerSettings
+        ),
+        .executableTarget(name: "RuntimeClientExample", dependencies: ["Runtime", "FeatureServiceModel"]),
         // Validation-only throughput for Benchmarks/schema-throughput.sh.
         .executableTarget(name: "SchemaBench", dependencies: ["WebMap", "JSONSchema"]),
         // The editing runtime's throughput and memory (in-process adds, overlay queries, pending edits) for
         // Benchmarks/runtime-throughput.sh.
-        .executableTarget(name: "RuntimeBench", dependencies: ["Runtime", "Service", "WebMap"]),
+        .executableTarget(name: "RuntimeBench", dependencies: ["Runtime", "LocalFeatureService", "FeatureServiceModel", "Service", "WebMap"]),
         // libFuzzer harness over parse + lint (Benchmarks/fuzz.sh builds it with -sanitize=fuzzer -D FUZZING);
         // the plain build is a driver that replays inputs: `swift run FuzzLint FILE...`.
         .executableTarget(name: "FuzzLint", dependencies: ["WebMap", "Rules"]),
@@ -138,11 +174,11 @@ let package = Package(
         .testTarget(name: "RulesTests", dependencies: ["Rules", "WebMap"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Rules", "WebMap"]),
         .testTarget(name: "CLITests", dependencies: ["Report", "Rules", "WebMap", "JSONSchema", .product(name: "Yams", package: "Yams")]),
-        .testTarget(name: "ServiceTests", dependencies: ["Service", "Rules", "WebMap", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "ServiceTests", dependencies: ["Service", "FeatureServiceModel", "Rules", "WebMap", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "RuntimeTests",
             dependencies: [
-                "Runtime", "Service", "Server", "Rules", "WebMap",
+                "Runtime", "LocalFeatureService", "FeatureServiceModel", "Service", "Server", "Rules", "WebMap",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -150,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "Service",
+                "Server", "Service", "FeatureServiceModel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -161,7 +197,7 @@ let package = Package(
         .testTarget(
             name: "BrowserTests",
             dependencies: [
-                "Report", "Rules", "WebMap", "Server", "Service",
+                "Report", "Rules", "WebMap", "Server", "Service", "FeatureServiceModel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the static binary a user downloads and checks it against the project's targets:
-#   (a) `swift build -c release --static-swift-stdlib --product maprules`: ldd lists no libswift* and no
+#   (a) `swift build -c release --static-swift-stdlib --product maprules-service` (the complete command line,
+#       published as `maprules`): ldd lists no libswift* and no
 #       Foundation library; it runs alone from an empty folder with `env -i` (StaticBinaryTests)
 #   (b) size after `strip`                                                     target <= 40 MB
 #   (c) `maprules version-name x --owner y`, hyperfine, static vs dynamic       target < 10 ms (static)
@@ -25,11 +26,11 @@ trap 'rm -rf "$work"' EXIT
 missed=0
 
 say "building the static binary (release, --static-swift-stdlib; the first build takes 10-20 minutes) ..."
-if ! swift build -c release --static-swift-stdlib --scratch-path .build-static --product maprules > "$work/static.log" 2>&1; then
+if ! swift build -c release --static-swift-stdlib --scratch-path .build-static --product maprules-service > "$work/static.log" 2>&1; then
     tail -30 "$work/static.log" >&2
     die "the static build failed (output above; it needs libcurl4-openssl-dev and libxml2-dev)"
 fi
-static_bin="$(swift build -c release --static-swift-stdlib --scratch-path .build-static --show-bin-path)/maprules"
+static_bin="$(swift build -c release --static-swift-stdlib --scratch-path .build-static --show-bin-path)/maprules-service"
 published=".build-static/maprules-linux-$(uname -m)"
 cp "$static_bin" "$published"
 strip "$published"
@@ -38,8 +39,8 @@ if [[ -n "${DYNAMIC:-}" ]]; then
     dynamic="$DYNAMIC"
 else
     say "building the dynamic release binary for comparison ..."
-    swift build -c release --scratch-path .build-bench --product maprules > "$work/dynamic.log" 2>&1 || { tail -30 "$work/dynamic.log" >&2; die "dynamic build failed"; }
-    dynamic="$(swift build -c release --scratch-path .build-bench --show-bin-path)/maprules"
+    swift build -c release --scratch-path .build-bench --product maprules-service > "$work/dynamic.log" 2>&1 || { tail -30 "$work/dynamic.log" >&2; die "dynamic build failed"; }
+    dynamic="$(swift build -c release --scratch-path .build-bench --show-bin-path)/maprules-service"
 fi
 
 echo "== (a) linked libraries of $published"

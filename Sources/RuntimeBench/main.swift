@@ -30,6 +30,8 @@ import Service
 import WebMap
 #if canImport(Glibc)
 import Glibc
+import FeatureServiceModel
+import LocalFeatureService
 #endif
 
 func say(_ message: String) {

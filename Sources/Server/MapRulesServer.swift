@@ -5,6 +5,8 @@ import HummingbirdTLS
 import Logging
 import NIOCore
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// The HTTP face of the service core: a Hummingbird router with the middleware chain
 /// (request log → errors → parameters → authentication) and one route group per resource, run as an

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// What every route may need to know about the site itself: the scheme it serves, the address to fall
 /// back on, and the ArcGIS versions it claims.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// The static binary (`swift build -c release --static-swift-stdlib --product maprules`, see
+/// The static binary (`swift build -c release --static-swift-stdlib --product maprules-service`, the complete
+/// command line published as `maprules`, see
 /// Benchmarks/static-binary.sh) copied alone into an empty folder and run with an empty environment: no Swift
 /// runtime, no Foundation library, no schema or sample file beside it. Runs when `MAPRULES_STATIC_BINARY` names
 /// such a binary (the script sets it): a second full build is more than `.ci/run`'s 30 minutes allow.

@@ -2,6 +2,9 @@ import Foundation
 import Runtime
 import Service
 import Testing
+import FeatureServiceModel
+import LocalFeatureService
+import WebMap
 
 @Suite struct EditScriptTests {
     static let scripts = Samples.folder + "/Scripts"

@@ -5,6 +5,9 @@ import NIOCore
 import Runtime
 import Service
 import Testing
+import FeatureServiceModel
+import LocalFeatureService
+import WebMap
 
 /// The geodatabase over HTTP through a proxy in front of `maprules serve` that breaks `applyEdits` on demand:
 /// HTTP 500, no answer within the timeout (the request never reaches the service), an expired token. Each time

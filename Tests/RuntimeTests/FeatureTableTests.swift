@@ -2,6 +2,9 @@ import Foundation
 import Runtime
 import Service
 import Testing
+import FeatureServiceModel
+import LocalFeatureService
+import WebMap
 
 @Suite struct FeatureTableTests {
     @Test func localEditsOverlayQueriesUntilApplied() async throws {

@@ -4,6 +4,9 @@ import Runtime
 import Server
 import Service
 import Testing
+import FeatureServiceModel
+import LocalFeatureService
+import WebMap
 
 /// Failures over HTTP at the level of the geodatabase: the error is reported, the local edits are kept, and a
 /// retry succeeds once the service answers again.

@@ -2,6 +2,9 @@ import Foundation
 import Runtime
 import Service
 import Testing
+import FeatureServiceModel
+import LocalFeatureService
+import WebMap
 
 /// The same scenarios in-process and over HTTP against `maprules serve`: the two must agree step by step.
 @Suite struct HTTPParityTests {

@@ -1,6 +1,9 @@
 import Foundation
 import Runtime
 import Testing
+import FeatureServiceModel
+import LocalFeatureService
+import WebMap
 
 @Suite struct LoadingTests {
     private final class Counter: @unchecked Sendable {

@@ -2,6 +2,9 @@ import Foundation
 import Runtime
 import Service
 import Testing
+import FeatureServiceModel
+import LocalFeatureService
+import WebMap
 
 /// Offline field work through the runtime (runtime.md, "Offline"): geodatabases generated from one in-process
 /// service core (two crews signed in as editor01 and editor02), edited through the same feature-table API,

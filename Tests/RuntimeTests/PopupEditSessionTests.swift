@@ -3,6 +3,9 @@ import Runtime
 import Rules
 import Service
 import Testing
+import FeatureServiceModel
+import LocalFeatureService
+import WebMap
 
 @Suite struct PopupEditSessionTests {
     private func damageSession() async throws -> (ServiceGeodatabase, FeatureTable, PopupEditSession) {

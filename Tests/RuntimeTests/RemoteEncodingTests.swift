@@ -2,6 +2,9 @@ import Foundation
 @testable import Runtime
 import Service
 import Testing
+import FeatureServiceModel
+@testable import LocalFeatureService
+import WebMap
 
 /// The pieces of `RemoteFeatureService` that need no server: URLs, form encoding, request parameters.
 @Suite struct RemoteEncodingTests {

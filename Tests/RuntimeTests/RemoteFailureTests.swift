@@ -4,6 +4,9 @@ import Hummingbird
 @testable import Runtime
 import Service
 import Testing
+import FeatureServiceModel
+@testable import LocalFeatureService
+import WebMap
 
 /// `RemoteFeatureService` against a throw-away ArcGIS look-alike that misbehaves on purpose (HTTP 500, HTML,
 /// junk, a token that expires once, answers in real ArcGIS's sparser style), against a port that never

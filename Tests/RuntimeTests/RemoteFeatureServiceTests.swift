@@ -2,6 +2,9 @@ import Foundation
 @testable import Runtime
 import Service
 import Testing
+import FeatureServiceModel
+@testable import LocalFeatureService
+import WebMap
 
 /// `RemoteFeatureService` against a real `maprules serve`, started in-process on a loopback port the system
 /// picks, over a fresh in-memory copy of the samples for every test.

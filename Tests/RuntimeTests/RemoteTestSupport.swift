@@ -8,6 +8,9 @@ import Service
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import FeatureServiceModel
+@testable import LocalFeatureService
+import WebMap
 #endif
 
 /// The repository's Samples folder, found from this file's path.

@@ -3,6 +3,8 @@ import Runtime
 import Service
 import Testing
 import WebMap
+import FeatureServiceModel
+import LocalFeatureService
 
 /// In-process geodatabases over fresh in-memory copies of the samples.
 enum Runtimes {

@@ -5,6 +5,8 @@ import HummingbirdTesting
 import Testing
 @testable import Server
 import Service
+import FeatureServiceModel
+import WebMap
 
 @Suite struct AuthRouteTests {
     static let trees = "/arcgis/rest/services/TreesOfPortland/FeatureServer/0"

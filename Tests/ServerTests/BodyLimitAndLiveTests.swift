@@ -6,6 +6,8 @@ import Logging
 import Testing
 @testable import Server
 @testable import Service
+@testable import FeatureServiceModel
+import WebMap
 
 @Suite struct BodyLimitTests {
     @Test func declaredOversizedBodyIsRefused() async throws {

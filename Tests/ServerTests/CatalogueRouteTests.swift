@@ -5,6 +5,8 @@ import HummingbirdTesting
 import Testing
 @testable import Server
 import Service
+import FeatureServiceModel
+import WebMap
 
 @Suite struct CatalogueRouteTests {
     @Test func restInfoAdvertisesTokenSecurity() async throws {

@@ -6,6 +6,8 @@ import Logging
 import Testing
 @testable import Server
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// The HTML services directory over HTTP: pages for `f=html` and browsers, JSON unchanged for every
 /// other client, values escaped, and the sign-in cookie.

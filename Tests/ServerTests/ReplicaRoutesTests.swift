@@ -5,6 +5,8 @@ import HummingbirdTesting
 import Testing
 @testable import Server
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// The replica operations over HTTP (service.md, "Replicas"): ArcGIS parameter names in, ArcGIS JSON
 /// shapes out.

@@ -6,6 +6,8 @@ import Logging
 import Testing
 @testable import Server
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// The repository's Samples folder, found from this file's path.
 enum Fixtures {

@@ -5,6 +5,8 @@ import HummingbirdTesting
 import Testing
 @testable import Server
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// The ArcGIS API for Python's flow over HTTP: start reading and editing, edit, stop editing (saving),
 /// then delete while still reading, sending its own sessionId.

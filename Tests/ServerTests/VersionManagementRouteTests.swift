@@ -5,6 +5,8 @@ import HummingbirdTesting
 import Testing
 @testable import Server
 import Service
+import FeatureServiceModel
+import WebMap
 
 @Suite struct VersionManagementRouteTests {
     static let vms = "/arcgis/rest/services/DamageAssessment/VersionManagementServer"

@@ -5,6 +5,8 @@ import HummingbirdTesting
 import Testing
 @testable import Server
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// Over HTTP: the administrator (who also owns the sample services) lists and opens another user's
 /// private version; other users still do not learn it exists.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Service
+@testable import FeatureServiceModel
+import WebMap
 
 /// PostgreSQL reads a page of DEFAULT from the rows flagged `defaultLive` (kept by a trigger on `head`), SQLite from
 /// the head index: after edits in DEFAULT, a post, and a discarded edit session, the pages answer the same bytes as
@@ -51,7 +53,7 @@ import Testing
         let notes = try #require(try await core.query(service: Self.service, layer: 0, QueryParameters(objectIds: [3, 10, 20]), as: .anonymous).featureSet)
         #expect(notes.features.map { $0.attributes["notes"] } == [.string("again"), .string("version"), .string("generated")])
 
-        if core.database is PostgresStore {
+        if core.database.dialect.flagsDefaultLiveRows {
             let (flagged, heads) = try await core.database.read { db in
                 (try db.fetchValues("SELECT id FROM featureRow WHERE defaultLive = 1 ORDER BY id", as: Int64.self),
                  try db.fetchValues("SELECT rowId FROM head WHERE branch = 0 AND isDelete = 0 ORDER BY rowId", as: Int64.self))

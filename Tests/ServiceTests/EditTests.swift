@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Service
+@testable import FeatureServiceModel
+import WebMap
 
 @Suite struct EditTests {
     static func inspection(_ extra: [(String, AttributeValue)] = []) -> EditFeature {

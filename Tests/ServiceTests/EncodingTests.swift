@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Service
+@testable import FeatureServiceModel
+import WebMap
 
 /// The JSON the HTTP face will send is the core's values encoded with JSONEncoder: check their shapes.
 @Suite struct EncodingTests {

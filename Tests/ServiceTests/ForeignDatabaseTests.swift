@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import Service
 import Testing
+import FeatureServiceModel
+import WebMap
 
 /// A SQLite file MapRules did not make (a user's own database given to `serve --database` by mistake) is
 /// refused before anything is written to it: no migration, no journal-mode change, no file left beside it.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Service
+@testable import FeatureServiceModel
+import WebMap
 
 /// The named prepared statements of a PostgreSQL connection (`PostgresStatements`), on the server named by
 /// MAPRULES_POSTGRES_URL: queries prepared once and run again by name, with the same meaning as unnamed ones,

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Service
+@testable import FeatureServiceModel
+import WebMap
 
 @Suite struct RelatedRecordsTests {
     @Test func treesInspectionsAndSpecies() async throws {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Service
+@testable import FeatureServiceModel
+import WebMap
 
 /// Replicas (service.md, "Replicas (offline sync)"): createReplica, synchronizeReplica, unRegisterReplica,
 /// replicas, in the service core.

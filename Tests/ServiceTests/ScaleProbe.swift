@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import Testing
 @testable import Service
+@testable import FeatureServiceModel
+import WebMap
 
 /// A scale probe, off by default: `MAPRULES_PERF=100000 swift test -c release --filter ScaleProbe`.
 /// Prints figures; asserts only what must hold at any size (version creation touches one row).

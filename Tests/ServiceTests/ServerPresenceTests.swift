@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Service
+@testable import FeatureServiceModel
+import WebMap
 
 /// Two servers on one PostgreSQL database: version locks are shared, and those a server granted die with it, so
 /// that a server that stops (or dies) never leaves a version locked for the others.
@@ -45,7 +47,7 @@ struct ServerPresenceTests {
         configuration.postgresPoolSize = 1
         let core = try await ServiceCore.open(configuration)
         defer { try? core.close() }
-        let key = try #require((core.database as? PostgresStore)?.serverKey)
+        let key = try #require(core.database.serverKey)
         func holder() async throws -> Int? {
             try await core.database.read { db in
                 try db.fetchValue("""

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Service
+@testable import FeatureServiceModel
+import WebMap
 
 /// The samples built into the binary (Samples/embed.sh → ShippedSampleFiles.swift) are the files of
 /// Samples/, byte for byte, and load through the same code as the folders.

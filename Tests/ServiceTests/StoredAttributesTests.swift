@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WebMap
 @testable import Service
+@testable import FeatureServiceModel
 
 /// The query's stored-text fast path (`StoredAttributesWriter`) against the decoding path it replaces:
 /// whenever it answers, its bytes are exactly what encoding the decoded attributes gives.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Service
+@testable import FeatureServiceModel
+import WebMap
 
 /// The repository's Samples folder, found from this file's path.
 enum Fixtures {

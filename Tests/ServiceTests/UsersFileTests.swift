@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// The users file in JSON and in YAML: same fields, same checks, errors with file and line.
 @Suite struct UsersFileTests {

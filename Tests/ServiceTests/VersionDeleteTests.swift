@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Service
+@testable import FeatureServiceModel
+import WebMap
 
 /// `delete` and session locks: the ArcGIS API for Python deletes a version it has edited while it still
 /// holds its read session, and sends that sessionId. The requesting session's own locks do not block

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Service
+@testable import FeatureServiceModel
+import WebMap
 
 /// rules.md: a private version is seen and edited only by its owner, the service owner and
 /// administrators. The service owner and administrators see and open every version of the service

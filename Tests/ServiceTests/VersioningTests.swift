@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Service
+@testable import FeatureServiceModel
+import WebMap
 
 @Suite struct VersioningTests {
     static let service = "DamageAssessment"

@@ -1,5 +1,6 @@
 import Foundation
-import Service
+import FeatureServiceModel
+import WebMap
 
 /// docs/runtime.md `copyFromContaining {layer, field, from, sourceField}`: when a feature of `layer` is added or
 /// moved, `field` takes `sourceField` of the `from` polygon feature that contains its point (null when none

@@ -1,5 +1,6 @@
 import Foundation
-import Service
+import FeatureServiceModel
+import WebMap
 
 /// docs/runtime.md `copyFromNewestRelated {layer, relationship, fields, newestBy}`: after a one-to-many related record
 /// of a `layer` feature is added, updated or deleted, each of `fields` of the feature takes the value of the

@@ -1,5 +1,6 @@
 import Foundation
-import Service
+import FeatureServiceModel
+import WebMap
 
 /// A local edit, as behaviours see it.
 public struct LocalEditEvent: Sendable {

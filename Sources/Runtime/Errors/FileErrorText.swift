@@ -2,8 +2,8 @@ import Foundation
 
 /// Plain words for a failed file read or write: Foundation's errors print on Linux as
 /// `Error Domain=NSCocoaErrorDomain Code=260 "(null)" UserInfo={...}`, which tells a user nothing.
-enum FileErrorText {
-    static func describe(_ error: Error) -> String {
+package enum FileErrorText {
+    package static func describe(_ error: Error) -> String {
         if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)).lowercased() }
         guard let cocoa = error as? CocoaError else { return "\(error)" }
         if let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? POSIXError {

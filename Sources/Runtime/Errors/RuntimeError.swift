@@ -1,5 +1,6 @@
 import Foundation
-import Service
+import FeatureServiceModel
+import WebMap
 
 /// Every failure of the runtime: an identifier from docs/runtime.md's Errors table (a rule ID of docs/rules.md such as
 /// `add-feature/not-point`, a validation code `11001`...`11007`, or a `runtime/...` ID), a message naming the

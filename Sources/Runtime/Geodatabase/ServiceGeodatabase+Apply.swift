@@ -1,5 +1,6 @@
 import Foundation
-import Service
+import FeatureServiceModel
+import WebMap
 
 /// The outcome of one local edit after `applyEdits`.
 public struct FeatureEditResult: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 import Rules
-import Service
+import FeatureServiceModel
 import WebMap
 
 /// Local edits: checked at once (version policy, capabilities, fields, values, geometry) and kept here until

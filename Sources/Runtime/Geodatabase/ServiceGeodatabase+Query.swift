@@ -1,5 +1,5 @@
 import Foundation
-import Service
+import FeatureServiceModel
 import WebMap
 
 /// What `queryFeatures` asks (docs/runtime.md "Feature tables and features").

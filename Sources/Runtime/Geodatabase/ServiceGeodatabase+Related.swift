@@ -1,5 +1,5 @@
 import Foundation
-import Service
+import FeatureServiceModel
 import WebMap
 
 /// How two tables are joined by a relationship: this side's key field and the related side's.

@@ -1,6 +1,7 @@
 import Foundation
 import Rules
-import Service
+import FeatureServiceModel
+import WebMap
 
 extension ServiceGeodatabase {
     /// The versions the current user may see (others' private versions never appear).

@@ -1,6 +1,6 @@
 import Foundation
 import Rules
-import Service
+import FeatureServiceModel
 import WebMap
 
 /// What a crew edits: one feature service, its layers and tables, its versions, and the local edits of every

@@ -1,5 +1,6 @@
 import Foundation
-import Service
+import FeatureServiceModel
+import WebMap
 
 /// An attachment added locally, not yet applied.
 struct StagedAttachment: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import Rules
-import Service
+import FeatureServiceModel
 import WebMap
 
 /// docs/runtime.md "Adding features": the add-feature rules of docs/rules.md (`LayerBehavior.addFeature`, the linter's

@@ -1,5 +1,5 @@
 import Foundation
-import Service
+import FeatureServiceModel
 import WebMap
 
 /// docs/runtime.md "Pop-up edit sessions": a value typed into a field is converted and checked at once by the

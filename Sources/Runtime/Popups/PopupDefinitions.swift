@@ -1,6 +1,6 @@
 import Foundation
 import Rules
-import Service
+import FeatureServiceModel
 import WebMap
 
 /// The pop-ups of a service's layers and tables, from a web map or, without one, the defaults of docs/runtime.md

@@ -1,6 +1,6 @@
 import Foundation
 import Rules
-import Service
+import FeatureServiceModel
 import WebMap
 
 /// docs/runtime.md "Pop-up edit sessions": what a pop-up lets a user see and do with one feature, and the edit of it.

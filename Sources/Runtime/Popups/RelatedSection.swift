@@ -1,6 +1,6 @@
 import Foundation
 import Rules
-import Service
+import FeatureServiceModel
 import WebMap
 
 /// A related-records section of a pop-up (docs/runtime.md): many-to-one (pick the record to point to) or

@@ -1,5 +1,5 @@
 import Foundation
-import Service
+import FeatureServiceModel
 import WebMap
 
 /// An edit script (docs/edit-scripts.md), read and checked: the schema (unknown operations, wrong types), the

@@ -1,5 +1,5 @@
 import Foundation
-import Service
+import FeatureServiceModel
 import WebMap
 
 /// Runs an edit script's steps through the runtime, the way a field crew would (docs/edit-scripts.md): each step is

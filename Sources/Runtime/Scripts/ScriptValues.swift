@@ -1,5 +1,6 @@
 import Foundation
-import Service
+import FeatureServiceModel
+import WebMap
 
 /// `$NAME.path.to.value` references and the values of script arguments.
 enum ScriptValues {

@@ -1,5 +1,6 @@
 import Foundation
-import Service
+import FeatureServiceModel
+import WebMap
 
 /// What one step of an edit script did.
 public struct StepOutcome: Sendable {

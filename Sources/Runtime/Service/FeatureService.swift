@@ -1,5 +1,6 @@
 import Foundation
-import Service
+import FeatureServiceModel
+import WebMap
 
 /// How the runtime talks to a feature service: the same typed requests and answers whether the service is the
 /// core in-process (`InProcessFeatureService`, the "mock") or any ArcGIS REST feature service over HTTP

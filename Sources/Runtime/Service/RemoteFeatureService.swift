@@ -1,7 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import Service
+import FeatureServiceModel
+import WebMap
 
 /// A `FeatureService` over HTTP: any ArcGIS REST feature service (`.../FeatureServer`), `maprules serve`
 /// included, through AsyncHTTPClient (pooled connections).

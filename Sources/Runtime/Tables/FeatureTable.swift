@@ -1,6 +1,6 @@
 import Foundation
 import Rules
-import Service
+import FeatureServiceModel
 import WebMap
 
 /// A layer or table of a `ServiceGeodatabase` (docs/runtime.md "Feature tables and features"): its metadata, what

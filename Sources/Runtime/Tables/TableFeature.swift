@@ -1,5 +1,6 @@
 import Foundation
-import Service
+import FeatureServiceModel
+import WebMap
 
 /// A feature (or a table's record) as the runtime hands it out: its table, object id, attributes and geometry.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import Rules
-import Service
+import FeatureServiceModel
 import WebMap
 
 /// What the runtime knows of one layer or table of the service after loading: its metadata (with the web map's

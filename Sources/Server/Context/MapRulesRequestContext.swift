@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// The request context of the MapRules server: Hummingbird's core storage plus what the middleware
 /// chain learns about the request before a handler runs.

@@ -2,6 +2,8 @@ import Foundation
 import MultipartKit
 import NIOCore
 import Service
+import FeatureServiceModel
+import WebMap
 
 extension RequestArguments {
     /// Parses a `multipart/form-data` body: parts with a `filename` become files, the others values.

@@ -1,5 +1,7 @@
 import Foundation
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// The parameters of one request: the query string and, for POST, the form body
 /// (`application/x-www-form-urlencoded` or `multipart/form-data`), merged, with names matched without

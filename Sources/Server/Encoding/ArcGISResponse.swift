@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// How answers are written: JSON (`f=json`, the default), pretty JSON (`f=pjson`), GeoJSON where a
 /// route supports it (`f=geojson`). Errors are HTTP 200 with an Esri error document, as ArcGIS

@@ -1,5 +1,7 @@
 import NIOCore
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// Writes a `JSON` document as compact UTF-8 straight into bytes (the text of `JSON.text`, written by the
 /// core's own writer, `JSON.write(to:)`), without building a `String` on the way. The bytes are gathered in an

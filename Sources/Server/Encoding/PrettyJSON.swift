@@ -1,4 +1,6 @@
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// `f=pjson`: the same document, indented two spaces per level, members in their order.
 enum PrettyJSON {

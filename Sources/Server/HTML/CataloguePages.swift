@@ -1,5 +1,7 @@
 import Foundation
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// The catalogue (`/arcgis/rest/services`) and a FeatureServer's page.
 extension HTMLPages {

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// The pages of the HTML services directory. The JSON routes hand a request over here when it asks for HTML
 /// (`HTMLNegotiation`); each page asks the core the same questions as the JSON answer of its URL, as the

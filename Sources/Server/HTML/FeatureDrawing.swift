@@ -1,5 +1,7 @@
 import Foundation
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// The small drawing of a layer's features on its page: points as circles, lines and polygons as paths,
 /// fitted into a fixed box (north up). Only numbers reach the SVG; the template writes them, escaped.

@@ -3,6 +3,8 @@ import HTTPTypes
 import Hummingbird
 import Mustache
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// The view models of the directory pages, built from the answers of the same `ServiceCore` calls the JSON
 /// routes make, and the rendering of a page with its security headers. Views hold text only; every value

@@ -1,5 +1,7 @@
 import Foundation
 import Service
+import FeatureServiceModel
+import WebMap
 
 extension HTMLPages {
     /// A layer's or table's page: facts, fields (with domains), relationships, templates and a drawing.

@@ -1,5 +1,7 @@
 import Foundation
 import Service
+import FeatureServiceModel
+import WebMap
 
 extension HTMLPages {
     /// `<layer>/query` as a page: the form, and with a `where` the features as a table with paging links.

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// Signing a person in and out of the HTML directory with a form (no script):
 /// - `GET /arcgis/rest/login?next=/arcgis/...` shows the form;

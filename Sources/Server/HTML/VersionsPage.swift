@@ -1,5 +1,7 @@
 import Foundation
 import Service
+import FeatureServiceModel
+import WebMap
 
 extension HTMLPages {
     /// A VersionManagementServer's page: its facts and the versions the caller may see.

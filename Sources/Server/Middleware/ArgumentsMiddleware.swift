@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import NIOCore
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// Reads the request's parameters into `context.arguments`: the query string, then (for a body)
 /// `application/x-www-form-urlencoded` or `multipart/form-data`. The body is read up to the server's

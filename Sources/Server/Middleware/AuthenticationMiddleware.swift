@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import HTTPTypes
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// Puts the caller in the request context: the token comes as `token=`, `X-Esri-Authorization: Bearer`
 /// or `Authorization: Bearer`; none means anonymous (what an anonymous caller may do is the core's

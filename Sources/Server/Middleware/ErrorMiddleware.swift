@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import Logging
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// Turns every error of the chain below into an ArcGIS error document: a `ServiceError` is answered
 /// with its Esri code (HTTP 200), a route that does not exist with 404, an oversized body with 413, and

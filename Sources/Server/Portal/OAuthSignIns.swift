@@ -1,5 +1,7 @@
 import Foundation
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// The pending state of the portal's OAuth 2 sign-in pages (`oauth2/authorize` → `oauth2/signin` →
 /// redirect with a token, or an authorization code for `oauth2/token`), which is how the `arcgis`

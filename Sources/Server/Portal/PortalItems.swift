@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Service
 import WebMap
+import FeatureServiceModel
 
 /// The web maps the portal facade serves as items: every web map file (`*.json` with
 /// `operationalLayers`, not a `*.services.json` snapshot) found at the top of the served sample folders.

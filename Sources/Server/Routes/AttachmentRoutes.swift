@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// Attachments: `<layer>/<oid>/attachments` (list), `<layer>/<oid>/attachments/<aid>` (the bytes),
 /// `addAttachment` and `updateAttachment` (multipart uploads), `deleteAttachments`, and

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// `<layer>/applyEdits`, `<layer>/addFeatures`, `updateFeatures`, `deleteFeatures` and the
 /// service-level `applyEdits`, with the decoding of their parameters.

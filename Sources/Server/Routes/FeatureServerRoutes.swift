@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// `/arcgis/rest/services/<name>/FeatureServer`: the service root, `layers`, and each layer's or
 /// table's JSON; a request for HTML gets the directory page instead (`DirectoryPages`). Queries, edits

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// The portal's OAuth 2 sign-in (`/arcgis/sharing/rest/oauth2/authorize`, `/arcgis/sharing/oauth2/signin`,
 /// `/arcgis/sharing/rest/oauth2/token`): how portal clients such as the `arcgis` Python package sign

@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 import Service
 import WebMap
+import FeatureServiceModel
 
 /// `<layer>/query` and `<layer>/queryRelatedRecords`, with the decoding of their parameters.
 struct QueryRoutes {
@@ -63,25 +64,7 @@ extension QueryParameters {
         objectIds = try a.integers("objectIds")
         outFields = a.string("outFields").map(QueryParameters.parseFieldList)
         returnGeometry = try a.bool("returnGeometry", default: true)
-        if let text = a.string("geometry") {
-            var type: GeometryType?
-            if let typeText = a.string("geometryType") {
-                guard let parsed = GeometryType(rawValue: typeText) ?? GeometryType.allCases.first(where: { $0.rawValue.caseInsensitiveCompare(typeText) == .orderedSame }) else {
-                    throw ServiceError.invalidQuery("geometryType '\(typeText.prefix(40))' is not one of \(GeometryType.allCases.map(\.rawValue).joined(separator: ", ")).")
-                }
-                type = parsed
-            }
-            do {
-                let parsed = try Geometry.parse(parameter: text, type: type)
-                geometry = parsed.geometry
-                inSR = parsed.spatialReference
-            } catch let error as ServiceError {
-                throw error
-            } catch {
-                throw ServiceError.invalidQuery("geometry: \(error)")
-            }
-        }
-        if let reference = try a.spatialReference("inSR") { inSR = reference }
+        (geometry, inSR) = try a.geometryArgument()
         if let text = a.string("spatialRel") {
             guard let relation = SpatialRelation(parameter: text) else {
                 throw ServiceError.invalidQuery("spatialRel '\(text.prefix(40))' is not supported (intersects, contains, within, envelope-intersects).")

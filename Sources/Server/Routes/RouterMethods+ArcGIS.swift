@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// A route handler of the MapRules server.
 typealias Handler = @Sendable (Request, MapRulesRequestContext) async throws -> Response

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// `/arcgis/rest/info` (token security advertised), `/arcgis/rest/services` (the catalogue) and
 /// `/health`.

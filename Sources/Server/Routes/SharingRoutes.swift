@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// A minimal portal under `/arcgis/sharing/rest`, enough for portal-based clients (the `arcgis`
 /// Python package) to sign in and open the sample web maps: the root, `info`, `portals/self`,

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// `generateToken`, at both places clients look for it: `/arcgis/tokens/generateToken` (ArcGIS
 /// Server) and `/arcgis/sharing/rest/generateToken` (portal). Passwords are read from POST bodies

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// `/arcgis/rest/services/<name>/VersionManagementServer`: the root, `versions` / `versionInfos`,
 /// `create`, `delete`, and per version (`versions/<guid>`, braces optional) its info, `alter`, read

@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import Logging
 import Service
+import FeatureServiceModel
+import WebMap
 
 /// `maprules serve`: opens the core, prints where everything is, serves until SIGINT/SIGTERM, and
 /// finishes in-flight requests before it returns.

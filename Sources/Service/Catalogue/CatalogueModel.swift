@@ -1,6 +1,7 @@
 import Foundation
 import Rules
 import WebMap
+import FeatureServiceModel
 
 /// A loaded service as the core reasons about it: immutable metadata, cached in memory once read from
 /// the database.

@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 extension ServiceCore {
     /// `/arcgis/rest/services`: the folders and services of the catalogue.

@@ -1,5 +1,6 @@
 import Foundation
 import WebMap
+import FeatureServiceModel
 
 /// The files of one sample folder, wherever they are: a folder on disk, or a copy carried inside the
 /// binary (`ShippedSamples`). `SampleFolder` (the catalogue loader) and the portal's web map items read

@@ -1,5 +1,6 @@
 import Foundation
 import WebMap
+import FeatureServiceModel
 
 /// A sample folder: `<Name>.services.json` (a services snapshot holding the service root and every
 /// layer's metadata, keyed by URL), `features/<id>.json` (Esri JSON feature sets; WGS84 or Web Mercator

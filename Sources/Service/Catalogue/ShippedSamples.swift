@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 /// The samples `maprules serve` serves with no DIR — Samples/TreesOfPortland, Samples/DamageAssessment
 /// and the sample users of Samples/users.json — carried inside the binary (generated source,

@@ -1,5 +1,6 @@
 import Foundation
 import WebMap
+import FeatureServiceModel
 
 /// Checks the attributes of an add or update against the layer's fields: editable (1023), nullable (1001),
 /// type, length and domain (1016). System-maintained fields (object id, global id, editor tracking) are

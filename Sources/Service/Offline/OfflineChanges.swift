@@ -1,5 +1,6 @@
 import Foundation
 import WebMap
+import FeatureServiceModel
 
 /// The local edits of an offline geodatabase since its last sync, read from the file's history: per object,
 /// its rows after `syncedThrough` that are not downloads. Compared with the object's row at

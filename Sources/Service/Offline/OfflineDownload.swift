@@ -1,5 +1,6 @@
 import Foundation
 import WebMap
+import FeatureServiceModel
 
 /// Writing a sync's outcome into an offline geodatabase, in one transaction with the new replica state:
 /// a process killed half-way leaves the file as it was before.

@@ -1,5 +1,6 @@
 import Foundation
 import WebMap
+import FeatureServiceModel
 
 /// A local (offline) geodatabase: one SQLite file holding a service-core database with the replica's
 /// service (its root and layers' metadata, not versioned) and rows, plus `OfflineReplicaState`. Offline

@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 /// The parts of a layer's `f=json` query answer that depend only on the layer and the request's output fields
 /// and spatial reference, worked out once and then copied: the answer's head (`objectIdFieldName` to

@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 /// Esri JSON text of feature sets, member for member what `OrderedJSONEncoder` makes of `FeatureSet` (tested
 /// to be identical), written straight to bytes without going through `Codable` for every attribute of every

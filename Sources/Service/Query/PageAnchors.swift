@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 /// Deep pages of DEFAULT without a filter (`resultOffset` in the tens of thousands, as dump tools ask)
 /// would walk the head index entry by entry up to the offset. This cache keeps, per layer, the sorted live

@@ -1,5 +1,6 @@
 import Foundation
 import WebMap
+import FeatureServiceModel
 
 /// The `where` clause on PostgreSQL (see `QueryCompiler`): fields read by their type, operators written to answer
 /// what SQLite answers for the same values.

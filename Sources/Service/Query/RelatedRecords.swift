@@ -1,5 +1,6 @@
 import Foundation
 import WebMap
+import FeatureServiceModel
 
 /// The parameters of `<layer>/queryRelatedRecords`.
 public struct RelatedRecordsParameters: Sendable {

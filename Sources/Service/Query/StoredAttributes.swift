@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 /// The query's fast path for attributes: the stored attributes text written to the answer as it is (or
 /// cut into the output fields' values), without parsing it into a tree and writing it again, in the one

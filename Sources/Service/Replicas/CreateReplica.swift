@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 extension ServiceCore {
     /// `createReplica`: registers a replica of some layers of a service (in one version on a

@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 /// The service's changes of one layer since a replica's generation, as a download: found before the
 /// sync's upload writes (so the upload's own edits are not among them), answered after it with each

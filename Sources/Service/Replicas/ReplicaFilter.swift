@@ -1,5 +1,6 @@
 import Foundation
 import WebMap
+import FeatureServiceModel
 
 /// Which rows of one layer a replica holds: its `layerQueries` entry (all, useFilter with the where
 /// clause and the area, none), and, on a layer whose ownership-based access control hides others'

@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 /// A replica's version as it read at one generation: the branch, and the version's ancestor and base
 /// moments then (DEFAULT: ancestor `Int64.max`, base 0).

@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 /// Where registered replicas are kept (schema migration "v2: replicas"):
 /// - `replica`: one row per registered replica: owner, version, what it takes of each layer

@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 /// Writes a client's uploaded edits of one layer (by global id) through the edit writer, resolving
 /// conflicts "last in wins": an update or delete of a feature whose state in the replica's version

@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 extension ServiceCore {
     /// `synchronizeReplica`: uploads the client's edits (by global id, in one transaction, at one new

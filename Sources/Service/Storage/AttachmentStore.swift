@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 /// Versioned attachment rows, resolved like feature rows (per attachment id: the version's newest row,
 /// else DEFAULT's newest at the ancestor moment).

@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 /// A loaded feature service: its root metadata and settings, and its moment counters.
 struct ServiceRecord: Codable {

@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 /// Writing and resolving feature rows. Every write inserts a row and moves the head index; nothing is
 /// updated in place.

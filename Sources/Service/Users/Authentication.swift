@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 extension ServiceCore {
     /// `generateToken`: checks the password (bcrypt) and issues a random token that expires after

@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
 import HummingbirdBcrypt
+import FeatureServiceModel
+import WebMap
 
 /// A user's role (docs/service.md, "Auth and users").
 public enum Role: String, Sendable, Codable, CaseIterable {

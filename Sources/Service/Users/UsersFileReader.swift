@@ -1,6 +1,7 @@
 import Foundation
 import WebMap
 import Yams
+import FeatureServiceModel
 
 /// Reads a users file, JSON or YAML, into `UsersFile` with error messages that name the file and,
 /// where the parser knows it, the line (`users.yaml:7: ...`).

@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 /// Who may view and edit a version (docs/rules.md, "Access permissions"): the one check behind every path
 /// that names a version — version lists, version info, read and edit sessions, version operations,

@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 extension ServiceCore {
     /// The version a request names (`gdbVersion`: a qualified name or a GUID; nil or empty = DEFAULT), as

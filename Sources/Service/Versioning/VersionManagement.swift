@@ -1,5 +1,7 @@
 import Foundation
 import Rules
+import FeatureServiceModel
+import WebMap
 
 extension VersionRecord {
     func info(locks: SessionRegistry.VersionLocks? = nil, hasConflicts: Bool? = nil) -> VersionInfo {

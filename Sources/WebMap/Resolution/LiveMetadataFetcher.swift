@@ -4,7 +4,7 @@ import Foundation
 /// asks for it (`--fetch`, `maprules snapshot`). Results are cached per URL for the life of the fetcher.
 ///
 /// The HTTP exchange itself is the caller's (`get`): this module parses and stays free of a network stack
-/// (the command line passes the runtime's AsyncHTTPClient transport, `MetadataOverHTTP`).
+/// (the command line passes one over Foundation's URLSession, `MetadataOverURLSession`).
 public final class LiveMetadataFetcher: @unchecked Sendable {
     /// What one GET answered: the HTTP status and the whole body.
     public struct Reply: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
-import Service
+import FeatureServiceModel
+import WebMap
 
 /// ArcGIS REST answers read into the service core's types, leniently: real ArcGIS servers leave out
 /// members that `maprules serve` always writes (`parentGlobalId` of an attachment, dates of a version,

@@ -1,5 +1,6 @@
 import Foundation
-import Service
+import FeatureServiceModel
+import WebMap
 
 /// How an ArcGIS REST answer reads: a JSON document, or a refusal. ArcGIS answers most refusals with HTTP 200
 /// and `{"error": {"code", "message", "details"}}`; version management with `{"success": false, "error":

@@ -1,5 +1,6 @@
 import Foundation
-import Service
+import FeatureServiceModel
+import WebMap
 
 /// The `FeatureService` operations of `RemoteFeatureService`: which URL each one asks, with which
 /// parameters (RequestEncoding) and how its answer is read (AnswerDecoding). Sending, tokens, retries and

@@ -1,5 +1,6 @@
 import Foundation
-import Service
+import FeatureServiceModel
+import WebMap
 
 /// The replica operations over HTTP, with ArcGIS's parameter names (createReplica, synchronizeReplica,
 /// unRegisterReplica, replicas); answers are read by the service's own JSON readers of those shapes.

@@ -1,5 +1,6 @@
 import Foundation
-import Service
+import FeatureServiceModel
+import WebMap
 
 /// The typed requests of the service core written as the ArcGIS REST parameters that ArcGIS clients send
 /// (and that `maprules serve` reads back: Server/Routes/QueryRoutes.swift and EditRoutes.swift).

@@ -1,5 +1,6 @@
 import Foundation
-import Service
+import FeatureServiceModel
+import WebMap
 
 /// A token that `generateToken` issued, and when it expires.
 struct IssuedToken: Sendable, Equatable {

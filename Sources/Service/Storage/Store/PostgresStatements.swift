@@ -1,5 +1,7 @@
 import NIOCore
 import PostgresNIO
+import FeatureServiceModel
+import WebMap
 
 /// The named prepared statements of one PostgreSQL connection: a query the store sends again is parsed and
 /// planned by the server once per connection, then run by name with new values.

@@ -1,6 +1,8 @@
 import Foundation
 import NIOCore
 import PostgresNIO
+import FeatureServiceModel
+import WebMap
 
 /// Turning PostgreSQL's answers into `StoreValue`s, and the store's `?` placeholders into PostgreSQL's `$n`.
 ///

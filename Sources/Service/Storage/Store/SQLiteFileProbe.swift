@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import FeatureServiceModel
+import WebMap
 
 /// What an existing SQLite file holds, read through a read-only connection: no migration, no journal-mode
 /// change, nothing written. The store probes a file before it migrates it, so a database MapRules did not make

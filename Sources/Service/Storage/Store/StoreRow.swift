@@ -1,3 +1,5 @@
+import FeatureServiceModel
+import WebMap
 /// One row read from the store, its values copied out: columns by position or by name (names compared
 /// ignoring case, because PostgreSQL answers unquoted names in lower case).
 struct StoreRow: Sendable {

@@ -1,3 +1,5 @@
+import FeatureServiceModel
+import WebMap
 /// SQL text with `?` placeholders and the values bound to them, built by string interpolation: an interpolated
 /// value is bound (never spliced into the text), an interpolated `StoreSQL` is spliced with its own values, and
 /// `\(raw:)` splices trusted text (the store's own identifiers and keywords only).
@@ -7,7 +9,7 @@
 /// ```
 ///
 /// Each backend turns the placeholders into its own (`?` for SQLite, `$1`... for PostgreSQL); the SQL text
-/// itself is written in the subset both understand, with `StoreDialect` for the few places they differ.
+/// itself is written in the subset both understand, with `SQLDialect` for the few places they differ.
 struct StoreSQL: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
     private(set) var text: String
     private(set) var arguments: [StoreValue]

@@ -1,4 +1,6 @@
 import Foundation
+import FeatureServiceModel
+import WebMap
 
 /// A value bound into, or read out of, the store's SQL: the types both backends (SQLite, PostgreSQL) hold.
 /// Booleans are stored as integers 0 and 1 in both, so that SQL such as `isDelete = 0` reads the same.
