@@ -4,7 +4,7 @@ import FeatureServiceModel
 import Runtime
 import WebMap
 
-/// Takes part of a feature service offline and brings the edits back (runtime.md, "Offline"): generate a
+/// Takes part of a feature service offline and brings the edits back (docs/runtime.md, "Offline"): generate a
 /// local geodatabase (a replica registered on the service), edit it with the same feature-table API, and
 /// sync (upload local edits, download the service's; "last in wins" by edit moment).
 ///

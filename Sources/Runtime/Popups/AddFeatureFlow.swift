@@ -3,7 +3,7 @@ import Rules
 import FeatureServiceModel
 import WebMap
 
-/// runtime.md "Adding features": the add-feature rules of rules.md (`LayerBehavior.addFeature`, the linter's
+/// docs/runtime.md "Adding features": the add-feature rules of docs/rules.md (`LayerBehavior.addFeature`, the linter's
 /// own), then a pop-up edit session for the new feature.
 extension ServiceGeodatabase {
     /// The layers a user can add features to, in the order the app lists them (operational-layer order).

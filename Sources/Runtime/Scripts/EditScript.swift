@@ -2,7 +2,7 @@ import Foundation
 import FeatureServiceModel
 import WebMap
 
-/// An edit script (edit-scripts.md), read and checked: the schema (unknown operations, wrong types), the
+/// An edit script (docs/edit-scripts.md), read and checked: the schema (unknown operations, wrong types), the
 /// references (`$NAME...` must name a value saved by an earlier step) and the behaviours. A script that passes
 /// these checks can run; one that does not is reported before anything is sent (exit 2).
 public struct EditScript: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import FeatureServiceModel
 import WebMap
 
-/// Runs an edit script's steps through the runtime, the way a field crew would (edit-scripts.md): each step is
+/// Runs an edit script's steps through the runtime, the way a field crew would (docs/edit-scripts.md): each step is
 /// one runtime call, refused locally (nothing sent) when a rule, a validation or a capability forbids it.
 public final class EditScriptRunner {
     public let script: EditScript

@@ -3,7 +3,7 @@ import Rules
 import FeatureServiceModel
 import WebMap
 
-/// A layer or table of a `ServiceGeodatabase` (runtime.md "Feature tables and features"): its metadata, what
+/// A layer or table of a `ServiceGeodatabase` (docs/runtime.md "Feature tables and features"): its metadata, what
 /// a user may do with it, queries that show the local edits, and local adds, updates and deletes.
 ///
 /// A light handle: the metadata is immutable and every edit goes through the geodatabase, which keeps the

@@ -56,7 +56,7 @@ struct QueryRoutes {
 }
 
 extension QueryParameters {
-    /// Reads the `query` parameters of service.md; unknown ones are ignored, malformed ones refused
+    /// Reads the `query` parameters of docs/service.md; unknown ones are ignored, malformed ones refused
     /// with a 400 that names them.
     init(arguments a: RequestArguments) throws {
         self.init()

@@ -5,7 +5,7 @@ import WebMap
 import FeatureServiceModel
 
 /// `<service>/FeatureServer/createReplica`, `synchronizeReplica`, `unRegisterReplica`, `replicas` and
-/// `replicas/<id>` (service.md, "Replicas"), with ArcGIS's parameter names. Answers are synchronous
+/// `replicas/<id>` (docs/service.md, "Replicas"), with ArcGIS's parameter names. Answers are synchronous
 /// (`async=true` is refused) and JSON, with ArcGIS's `responseType` (`esriReplicaResponseTypeData`, `...Info`
 /// for `registerAtGeneration`, `...Edits`, `...NoEdits`). With `transportType=esriTransportTypeUrl` the answer is kept and
 /// `{"responseUrl"}` names it under `replicaFiles/<id>.json`, served to whoever may use the replica;

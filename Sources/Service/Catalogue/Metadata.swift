@@ -20,7 +20,7 @@ extension ServiceCore {
 
     /// `<service>/FeatureServer`: the root metadata as stored, with what the core actually does filled in
     /// honestly (`hasVersionedData`, `maxRecordCount`, `supportsApplyEditsWithGlobalIds`, `syncEnabled`,
-    /// `syncCapabilities` and "Sync" among the capabilities: replicas, service.md).
+    /// `syncCapabilities` and "Sync" among the capabilities: replicas, docs/service.md).
     public func serviceInfo(service name: String, as caller: Caller) throws -> JSON {
         let service = try self.service(name)
         try AccessPolicy(core: self, service: service, caller: caller).requireQuery()

@@ -6,7 +6,7 @@ import FeatureServiceModel
 /// The feature service core: a catalogue of feature services loaded from sample folders into a store
 /// (SQLite through GRDB, or PostgreSQL), a branch-versioned store, edit semantics, version management, users and tokens. No HTTP.
 ///
-/// Every endpoint of service.md maps to one method taking typed parameters and a `Caller`, and answering
+/// Every endpoint of docs/service.md maps to one method taking typed parameters and a `Caller`, and answering
 /// a `Codable` value; refusals throw `ServiceError` (with the Esri code), per-feature edit failures are
 /// `EditError`s inside the results. The HTTP face (Sources/Server) decodes requests into these calls; the
 /// runtime calls the same methods in-process as its "mock" service.

@@ -4,7 +4,7 @@ import WebMap
 
 /// The database schema, as numbered migrations in one migrator. Add a migration; never edit a shipped one.
 ///
-/// Storage model (service.md, "Storage model"):
+/// Storage model (docs/service.md, "Storage model"):
 /// - `featureRow` holds every state any feature ever had. Rows are never updated in place: an add, an
 ///   update and a delete each insert a row carrying the branch it belongs to (0 = DEFAULT, otherwise the
 ///   version's branch) and the moment it was written; a delete is a row with `isDelete`.

@@ -7,7 +7,7 @@ import LocalFeatureService
 import FeatureServiceModel
 import WebMap
 
-/// `maprules offline COMMAND`: field crews' offline workflow (cli.md; runtime.md "Offline").
+/// `maprules offline COMMAND`: field crews' offline workflow (docs/cli.md; docs/runtime.md "Offline").
 public struct OfflineCommand: ParsableCommand {
     public init() {}
 
@@ -81,7 +81,7 @@ struct OfflineFailure: Error {
     var code: Int32
     var message: String
 
-    /// The exit code of cli.md for a runtime error: 1 when the service refused, 2 when the work could not be done.
+    /// The exit code of docs/cli.md for a runtime error: 1 when the service refused, 2 when the work could not be done.
     init(_ error: any Error, doing operation: String) {
         if let failure = error as? OfflineFailure {
             self = failure
