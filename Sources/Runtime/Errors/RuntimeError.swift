@@ -96,6 +96,12 @@ extension RuntimeError {
         /// unregistered for a sync).
         public static let inUse = "runtime/in-use"
         public static let offlineGeodatabase = "runtime/offline-geodatabase"
+        /// Edit scripts (edit-scripts.md; not runtime.md's table): a value a step cannot use as its argument (text
+        /// for a count, a whole feature for an attribute, an unreadable attachment file), a `$NAME` reference whose
+        /// value was not saved (its step failed) or does not hold the path, and an `expect` step whose check fails.
+        public static let scriptArgument = "script/argument"
+        public static let scriptReference = "script/reference"
+        public static let expectFailed = "expect/failed"
         /// Every `runtime/...` identifier, for documentation and tests.
         public static let all = [localEditsPending, defaultVersionReadOnly, versionNotFound, cannotAdd, cannotUpdate, cannotDelete,
                                  notPopupEnabled, fieldNotEditable, unknownField, featureNotFound, relationshipNotFound,

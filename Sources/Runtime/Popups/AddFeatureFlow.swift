@@ -55,21 +55,25 @@ extension ServiceGeodatabase {
         } else if failed.contains(.editable) || failed.contains(.canAdd) {
             identifier = RuntimeError.Identifier.cannotAdd
         } else if failed.contains(.pointGeometry) {
-            identifier = "add-feature/not-point"
+            identifier = notPoint
         } else {
-            identifier = "add-feature/popup-disabled"
+            identifier = popupDisabled
         }
         let problems = eligibility.failed.map { RuntimeError(conditionIdentifier($0, behavior), "Adding a feature to \(name): \($0.failureText).", layer: reference) }
         throw RuntimeError(identifier, "Adding a feature to \(name) is refused: \(sentence).", layer: reference, problems: problems.count > 1 ? problems : [])
     }
+
+    /// The add-feature rules' IDs, which refusals carry (runtime.md "Errors": a rule ID where a rule forbids it).
+    private static let notPoint = NotPointRule.description.id
+    private static let popupDisabled = AddFeaturePopupDisabledRule.description.id
 
     private static func conditionIdentifier(_ condition: AddFeatureCondition, _ behavior: LayerBehavior) -> String {
         switch condition {
         case .serviceBackedFeatureLayer: return behavior.layer.isServiceBacked ? RuntimeError.Identifier.notALayer : RuntimeError.Identifier.notServiceBacked
         case .metadataAvailable: return RuntimeError.Identifier.notServiceBacked
         case .editable, .canAdd: return RuntimeError.Identifier.cannotAdd
-        case .pointGeometry: return "add-feature/not-point"
-        case .popupEnabled: return "add-feature/popup-disabled"
+        case .pointGeometry: return notPoint
+        case .popupEnabled: return popupDisabled
         }
     }
 
