@@ -53,4 +53,14 @@ public struct MetadataResolver: Sendable {
         }
         return nil
     }
+
+    /// The JSON a snapshot holds for any service URL (a basemap's `.../MapServer`), else, with a fetcher, the
+    /// live service's answer; nil when neither knows it.
+    public func json(url: String) -> JSONNode? {
+        for snapshot in snapshots {
+            if let node = snapshot.entries[ServiceURL.normalize(url)] { return node }
+        }
+        if let fetcher, case .success(let node) = fetcher.fetchJSON(url: url) { return node }
+        return nil
+    }
 }
