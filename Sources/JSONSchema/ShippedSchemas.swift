@@ -39,6 +39,10 @@ public enum ShippedSchemas {
       "description": "Values for {{ NAME }} placeholders, substituted before the rules run.",
       "type": "object",
       "additionalProperties": {"type": "string"}
+    },
+    "offline": {
+      "description": "Check every map as one meant for offline use (the offline/ rules), as --offline does.",
+      "type": "boolean"
     }
   },
   "$defs": {
