@@ -1079,7 +1079,11 @@ public enum ShippedSchemas {
             "title": {"type": "string"},
             "type": {"type": "string"},
             "snippet": {"type": ["string", "null"]},
-            "tags": {"type": "array", "items": {"type": "string"}}
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "typeKeywords": {
+              "description": "`Offline` marks a map meant for offline use (the offline/ rules).",
+              "type": "array", "items": {"type": "string"}
+            }
           }
         },
         "itemData": {"$ref": "#/$defs/webMap"}

@@ -120,6 +120,27 @@ import Testing
         #expect(try await replicas().count == 1)
     }
 
+    @Test func inspectSaysWhatEachLayerDoesOffline() throws {
+        let text = try CLI.run(["inspect", "Samples/Broken/offline--layer-stays-online.json"])
+        #expect(text.exitCode == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("  offline: downloads"), "\(text.stdout)")
+        #expect(text.stdout.contains("  offline: cannot (it is a WMS layer, which cannot be taken offline)"), "\(text.stdout)")
+
+        let json = try CLI.run(["inspect", "Samples/Broken/offline--sync-disabled.json", "--format", "json"])
+        let layers = try #require((try CLI.json(json.stdout) as? [String: Any])?["layers"] as? [[String: Any]])
+        let offline = try #require(layers.first?["offline"] as? [String: Any])
+        #expect(offline["status"] as? String == "cannot")
+        #expect(offline["reasons"] as? [String] == ["its capabilities lack Sync"])
+
+        let kept = try CLI.run(["inspect", "Samples/TreesOfPortland/TreesOfPortland.json", "--format", "json"])
+        let statuses = try #require((try CLI.json(kept.stdout) as? [String: Any])?["layers"] as? [[String: Any]])
+            .compactMap { ($0["offline"] as? [String: Any])?["status"] as? String }
+        #expect(statuses == ["downloads", "downloads", "downloads", "downloads"], "\(statuses)")
+
+        let page = try CLI.run(["inspect", "Samples/Broken/offline--sync-disabled.json", "--format", "html"])
+        #expect(page.stdout.contains("<dt>Offline</dt><dd>cannot (its capabilities lack Sync)</dd>"), "\(page.stdout.suffix(2000))")
+    }
+
     @Test func lintWithFetchAgainstServeAnswersAsTheCommittedSnapshot() async throws {
         let serve = try await ServeCommandTests.RunningServe.start(["--port", "0", "--database", ":memory:"])
         defer { _ = serve.stop() }

@@ -13,7 +13,7 @@ import WebMap
         """
         {"id": 0, "name": "Trees", "type": "Feature Layer", "geometryType": "esriGeometryPoint", "objectIdField": "OBJECTID",
          \(globalIds ? #""globalIdField": "GlobalID","# : "") "capabilities": "\(capabilities)", "hasAttachments": true\(extra.isEmpty ? "" : ", " + extra),
-         "fields": [{"name": "OBJECTID", "type": "esriFieldTypeOID"}, {"name": "GlobalID", "type": "esriFieldTypeGlobalID"},
+         "fields": [{"name": "OBJECTID", "type": "esriFieldTypeOID"},\(globalIds ? #" {"name": "GlobalID", "type": "esriFieldTypeGlobalID"},"# : "")
                     {"name": "Address", "type": "esriFieldTypeString", "length": 100}]}
         """
     }

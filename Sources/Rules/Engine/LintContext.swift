@@ -69,7 +69,7 @@ public final class MapContext {
     public let behavior: MapBehavior
     /// Why `--fetch` could not get the metadata at a URL (nil when it was not asked to, or it did).
     public let fetchFailure: (String) -> String?
-    /// The metadata JSON of any service URL (a basemap's MapServer) when a snapshot has it or `--fetch` got it.
+    /// The metadata JSON of any service URL (a basemap's MapServer) when a services snapshot has it.
     public let serviceJSON: (String) -> JSONNode?
 
     init(lint: LintContext, document: WebMapDocument, behavior: MapBehavior, fetchFailure: @escaping (String) -> String? = { _ in nil },

@@ -113,7 +113,7 @@ public final class Linter: @unchecked Sendable {
             return error.message
         }
         return Prepared(context: context, kind: kind, map: MapContext(lint: context, document: document, behavior: behavior,
-                                                                      fetchFailure: fetchFailure, serviceJSON: { resolver.json(url: $0) }))
+                                                                      fetchFailure: fetchFailure, serviceJSON: { resolver.snapshotJSON(url: $0) }))
     }
 
     /// Lints one file's bytes. `path` is the file's path on disk (for configuration and snapshots),

@@ -11,7 +11,8 @@ public enum OfflineBasemapNotExportableRule: MapRule {
             A field app takes a tiled or vector-tile basemap offline by exporting its tiles (exportTiles), which \
             the service allows only when its metadata says `exportTilesAllowed: true`. Otherwise the crew's \
             offline map has no basemap: features float on an empty background. Checked only when the basemap \
-            service's metadata is known (in a services snapshot, or with `--fetch`).
+            service's metadata is known: a services snapshot holds it under the service's URL (`--fetch` does \
+            not ask basemap services, which are usually public ones elsewhere).
             """,
         fix: """
             Use a basemap whose service allows exporting tiles (Esri's "for export" basemaps), or set a local \

@@ -31,10 +31,13 @@ enum OfflineExamples {
         """
     }
 
-    /// Trees metadata: `capabilities`, with or without its global id field, and extra members.
+    /// Trees metadata: `capabilities`, with or without its global id field (without, neither `globalIdField`
+    /// nor a GlobalID field, from which the metadata would be inferred), and extra members.
     static func trees(capabilities: String = "Create,Delete,Query,Update,Editing,Sync", globalIds: Bool = true, extra: String = "") -> String {
         let layer = Examples.treesLayer(capabilities: capabilities, extra: extra)
-        return globalIds ? layer : layer.replacingOccurrences(of: #""globalIdField": "GlobalID", "#, with: "")
+        guard !globalIds else { return layer }
+        return layer.replacingOccurrences(of: #""globalIdField": "GlobalID", "#, with: "")
+            .replacingOccurrences(of: #"{"name": "GlobalID", "type": "esriFieldTypeGlobalID", "alias": "GlobalID", "nullable": false, "editable": false, "length": 38},"#, with: "")
     }
 
     /// A snapshot holding the Trees layer `layer`.

@@ -66,7 +66,7 @@ public struct OfflinePlan: Sendable {
     /// Layer types whose tiles are exported for offline use.
     static let tiledTypes: Set<String> = ["ArcGISTiledMapServiceLayer", "VectorTileLayer", "ArcGISTiledImageServiceLayer"]
 
-    /// `serviceJSON` answers the metadata of a service URL when it is known (a snapshot, or `--fetch`).
+    /// `serviceJSON` answers the metadata of a service URL when it is known (a services snapshot).
     public init(document: WebMapDocument, behavior: MapBehavior, offlineRequested: Bool, serviceJSON: (String) -> JSONNode? = { _ in nil }) {
         let settings = OfflineSettings(document: document)
         self.settings = settings

@@ -54,13 +54,13 @@ public struct MetadataResolver: Sendable {
         return nil
     }
 
-    /// The JSON a snapshot holds for any service URL (a basemap's `.../MapServer`), else, with a fetcher, the
-    /// live service's answer; nil when neither knows it.
-    public func json(url: String) -> JSONNode? {
+    /// The JSON a snapshot holds for any service URL (a basemap's `.../MapServer`); nil when none has it. Never
+    /// fetched live, even with a fetcher: a map's basemap is usually a public service elsewhere (Esri's), and
+    /// `--fetch` is for the map's own feature services.
+    public func snapshotJSON(url: String) -> JSONNode? {
         for snapshot in snapshots {
             if let node = snapshot.entries[ServiceURL.normalize(url)] { return node }
         }
-        if let fetcher, case .success(let node) = fetcher.fetchJSON(url: url) { return node }
         return nil
     }
 }
