@@ -66,12 +66,18 @@ public struct OfflinePlan: Sendable {
     /// Layer types whose tiles are exported for offline use.
     static let tiledTypes: Set<String> = ["ArcGISTiledMapServiceLayer", "VectorTileLayer", "ArcGISTiledImageServiceLayer"]
 
-    /// `serviceJSON` answers the metadata of a service URL when it is known (a services snapshot).
-    public init(document: WebMapDocument, behavior: MapBehavior, offlineRequested: Bool, serviceJSON: (String) -> JSONNode? = { _ in nil }) {
+    /// `serviceJSON` answers the metadata of a service URL when it is known (a services snapshot). With
+    /// `onlyWhenChecked` a map whose offline use is not checked gets no entries (the linter has nothing to say).
+    public init(document: WebMapDocument, behavior: MapBehavior, offlineRequested: Bool, onlyWhenChecked: Bool = false,
+                serviceJSON: (String) -> JSONNode? = { _ in nil }) {
         let settings = OfflineSettings(document: document)
         self.settings = settings
         isChecked = offlineRequested || settings.mapIsMeantForOffline
         var entries: [Entry] = []
+        guard isChecked || !onlyWhenChecked else {
+            self.entries = []
+            return
+        }
         for layer in behavior.layers where !layer.layer.isGroup {
             entries.append(Self.entry(for: layer, isBasemap: false, settings: settings, serviceJSON: serviceJSON))
         }

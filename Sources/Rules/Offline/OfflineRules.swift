@@ -18,6 +18,7 @@ extension RuleCatalog {
 extension MapContext {
     /// The offline plan of this map, with the configuration's `offline` setting and the known service metadata.
     var offlinePlan: OfflinePlan {
-        OfflinePlan(document: document, behavior: behavior, offlineRequested: lint.configuration.offline, serviceJSON: serviceJSON)
+        OfflinePlan(document: document, behavior: behavior, offlineRequested: lint.configuration.offline, onlyWhenChecked: true,
+                    serviceJSON: serviceJSON)
     }
 }
