@@ -15,6 +15,10 @@ import WebMap
 /// // ... edit offline through file.featureService ...
 /// let outcome = try await task.sync(geodatabase: file, direction: .bidirectional)
 /// ```
+///
+/// `generateGeodatabase` first checks the layers with the linter's `offline/` layer rules (`OfflineCheck`): a
+/// layer set with an error-severity finding (an editable layer without Sync, a layer without global ids) is
+/// refused with the rule IDs as identifiers, every failed layer named, and nothing registered.
 public struct SyncTask: Sendable {
     public let service: any FeatureService
 
@@ -58,6 +62,8 @@ public struct SyncTask: Sendable {
             var request = parameters.replicaRequest
             if !Self.editable(description) { request.syncDirection = .download }
             if request.replicaName == nil { request.replicaName = Self.replicaName(for: path) }
+            // The offline/ rules of the linter, before anything is registered on the service.
+            try OfflineCheck.refuseUnready(description, layers: request.layers, path: path)
             try Task.checkCancellation()
             progress(0.1)
             let package = try await service.createReplica(request)

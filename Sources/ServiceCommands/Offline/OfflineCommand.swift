@@ -88,7 +88,8 @@ struct OfflineFailure: Error {
             return
         }
         let runtime = error as? RuntimeError ?? RuntimeError.wrapping(error, operation: operation)
-        code = runtime.identifier == RuntimeError.Identifier.serviceError ? 1 : 2
+        // The service refused, or the offline/ rules did (a layer set that cannot sync): the check found problems.
+        code = runtime.identifier == RuntimeError.Identifier.serviceError || runtime.identifier.hasPrefix("offline/") ? 1 : 2
         message = runtime.description
     }
 
