@@ -33,6 +33,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "WebMap", targets: ["WebMap"]),
+        .library(name: "Arcade", targets: ["Arcade"]),
         .library(name: "JSONSchema", targets: ["JSONSchema"]),
         .library(name: "Rules", targets: ["Rules"]),
         .library(name: "Report", targets: ["Report"]),
@@ -70,6 +71,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "WebMap"),
+        // Arcade, the expression language of pop-ups and forms: parser (source positions), analysis, evaluator and
+        // function library. Foundation only.
+        .target(name: "Arcade"),
         // Hand-written JSON Schema (2020-12, draft-07) validator over WebMap's position-keeping JSON tree.
         .target(name: "JSONSchema", dependencies: ["WebMap"]),
         .target(name: "Rules", dependencies: ["WebMap", "JSONSchema"]),
@@ -170,6 +174,7 @@ let package = Package(
         // the plain build is a driver that replays inputs: `swift run FuzzLint FILE...`.
         .executableTarget(name: "FuzzLint", dependencies: ["WebMap", "Rules"]),
         .testTarget(name: "WebMapTests", dependencies: ["WebMap"]),
+        .testTarget(name: "ArcadeTests", dependencies: ["Arcade"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "WebMap"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "WebMap"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Rules", "WebMap"]),

@@ -1,6 +1,9 @@
 import Foundation
 import Runtime
 import Service
+import FeatureServiceModel
+import LocalFeatureService
+import WebMap
 import Testing
 
 /// `SyncTask.generateGeodatabase` refuses a layer set that cannot sync with the linter's offline/ rules, before

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Service
+@testable import FeatureServiceModel
+import WebMap
 
 /// What the service root claims about sync follows the layers (only layers listing Sync are replicated),
 /// and createReplica refuses a layer without Sync, as ArcGIS does.

@@ -1,0 +1,167 @@
+/// Parses Arcade's text into an `ArcadeScript`, or reports the first syntax error at its place.
+///
+///     switch ArcadeParser.parse("var x = 1\nx + 1") {
+///     case .success(let script): print(script.statements.count)   // 2
+///     case .failure(let errors): print(errors[0])                  // arcade/syntax at line ..., column ...
+///     }
+///
+/// Never throws out of control and never recurses without bound: nesting deeper than `maximumNesting` (brackets,
+/// blocks, unary operators) or a tree taller than `maximumHeight` is a syntax error ("nested too deeply").
+public enum ArcadeParser {
+    /// How deeply brackets, blocks and prefix operators may nest.
+    public static let maximumNesting = 200
+    /// How many levels an expression's tree may have (long chains such as `a + b + c + ...` count one a term).
+    public static let maximumHeight = 1000
+
+    public static func parse(_ source: String) -> Result<ArcadeScript, ArcadeSyntaxErrors> {
+        var parser = Parser(lexer: ArcadeLexer(source))
+        do {
+            let script = try parser.script()
+            if let error = parser.lexer.error { return .failure(ArcadeSyntaxErrors(errors: [error])) }
+            return .success(script)
+        } catch let error as ArcadeError {
+            // A lexer error comes first in the text when the parser stopped at the end of the tokens it had.
+            if let lexical = parser.lexer.error, lexical.offset <= error.offset {
+                return .failure(ArcadeSyntaxErrors(errors: [lexical]))
+            }
+            return .failure(ArcadeSyntaxErrors(errors: [error]))
+        } catch {
+            return .failure(ArcadeSyntaxErrors(errors: [ArcadeError(ruleId: ArcadeError.syntax, message: "\(error)",
+                                                                    line: 1, column: 1, offset: 0)]))
+        }
+    }
+}
+
+/// The syntax errors of an expression, in the order of the text (today the first one only: the parser stops there).
+public struct ArcadeSyntaxErrors: Error, CustomStringConvertible {
+    public let errors: [ArcadeError]
+    public var description: String { errors.map(\.description).joined(separator: "\n") }
+}
+
+/// Recursive descent over the tokens, one function per grammar level.
+struct Parser {
+    let lexer: ArcadeLexer
+    /// The tokens read and not yet forgotten: always at least three past `position` (or up to the end of the
+    /// input), and the one before it (for `previousEnd`). Older tokens are dropped as the parser moves on.
+    private(set) var tokens: [ArcadeToken] = []
+    var position = 0
+    var nesting = 0
+    /// How many loops enclose the current statement inside the current function (`break`, `continue` need one).
+    var loops = 0
+
+    init(lexer: ArcadeLexer) {
+        self.lexer = lexer
+        fill()
+    }
+
+    private mutating func fill() {
+        if position >= 256 {
+            tokens.removeFirst(position - 1)
+            position = 1
+        }
+        while tokens.count < position + 4 {
+            if let last = tokens.last, last.kind == .endOfInput { return }
+            tokens.append(lexer.nextToken())
+        }
+    }
+
+    var current: ArcadeToken { tokens[position] }
+    /// The current token's kind, read without copying the token.
+    var currentKind: ArcadeToken.Kind { tokens[position].kind }
+    var previousEnd: Int { position > 0 ? tokens[position - 1].range.end : 0 }
+
+    mutating func script() throws -> ArcadeScript {
+        var statements: [ArcadeStatement] = []
+        while currentKind != .endOfInput {
+            statements.append(try statement())
+        }
+        let end = tokens[position].range
+        let start = statements.first?.range ?? end
+        return ArcadeScript(statements: statements, range: ArcadeSourceRange(start: 0, end: end.end, line: 1, column: 1).through(start))
+    }
+
+    // MARK: - Helpers
+
+    mutating func advance() -> ArcadeToken {
+        let token = tokens[position]
+        if position < tokens.count - 1 { position += 1 }
+        fill()
+        return token
+    }
+
+    /// Moves to a token already read (at most three ahead).
+    mutating func move(to index: Int) {
+        position = min(index, tokens.count - 1)
+        fill()
+    }
+
+    func isPunctuator(_ p: ArcadePunctuator) -> Bool { currentKind == .punctuator(p) }
+    func isKeyword(_ k: ArcadeKeyword) -> Bool { currentKind == .keyword(k) }
+
+    mutating func take(_ p: ArcadePunctuator) -> Bool {
+        if isPunctuator(p) { _ = advance(); return true }
+        return false
+    }
+
+    mutating func expect(_ p: ArcadePunctuator, _ what: @autoclosure () -> String, opener: ArcadeToken? = nil) throws -> ArcadeToken {
+        guard isPunctuator(p) else {
+            let context = what()
+            var message = "expected '\(p.rawValue)'\(context.isEmpty ? "" : " " + context), found \(describe(current))"
+            if let opener {
+                message = "expected '\(p.rawValue)' to close the '\(describe(opener, quoted: false))' at line \(opener.range.line), column \(opener.range.column), found \(describe(current))"
+            }
+            throw error(message, at: tokens[position].range)
+        }
+        return advance()
+    }
+
+    func error(_ message: String, at range: ArcadeSourceRange) -> ArcadeError {
+        ArcadeError(ArcadeError.syntax, message, at: range)
+    }
+
+    func describe(_ token: ArcadeToken, quoted: Bool = true) -> String {
+        switch token.kind {
+        case .number: return "a number"
+        case .string: return "a text"
+        case .templateFull, .templateHead: return "a template literal"
+        case .templateMiddle, .templateTail: return "'}'"
+        case .identifier: return "'\(token.text.prefix(40))'"
+        case .keyword: return "'\(token.text)'"
+        case .punctuator(let p): return quoted ? "'\(p.rawValue)'" : p.rawValue
+        case .endOfInput: return "the end of the expression"
+        }
+    }
+
+    /// Enters one level of nesting; a syntax error past the bound.
+    mutating func enter(_ at: ArcadeSourceRange) throws {
+        nesting += 1
+        if nesting > ArcadeParser.maximumNesting {
+            throw error("nested too deeply: more than \(ArcadeParser.maximumNesting) levels of brackets, blocks or operators", at: at)
+        }
+    }
+
+    mutating func leave() { nesting -= 1 }
+
+    func range(from start: ArcadeSourceRange) -> ArcadeSourceRange {
+        ArcadeSourceRange(start: start.start, end: max(start.end, previousEnd), line: start.line, column: start.column)
+    }
+
+    /// A node over one or two children, its height checked.
+    func node(_ kind: ArcadeExpression.Kind, _ range: ArcadeSourceRange, _ child: ArcadeExpression, _ other: ArcadeExpression? = nil) throws -> ArcadeExpression {
+        let height = max(child.height, other?.height ?? 0) + 1
+        if height > ArcadeParser.maximumHeight {
+            throw error("nested too deeply: the expression has more than \(ArcadeParser.maximumHeight) levels", at: range)
+        }
+        return ArcadeExpression(kind, range, height: height)
+    }
+
+    func node(_ kind: ArcadeExpression.Kind, _ range: ArcadeSourceRange, children: [ArcadeExpression]) throws -> ArcadeExpression {
+        var height = 0
+        for child in children where child.height > height { height = child.height }
+        height += 1
+        if height > ArcadeParser.maximumHeight {
+            throw error("nested too deeply: the expression has more than \(ArcadeParser.maximumHeight) levels", at: range)
+        }
+        return ArcadeExpression(kind, range, height: height)
+    }
+}
