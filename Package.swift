@@ -140,7 +140,7 @@ let package = Package(
         .target(
             name: "LintCommands",
             dependencies: [
-                "WebMap", "JSONSchema", "Rules", "Report", "Rainbow", "LanguageServer",
+                "WebMap", "JSONSchema", "Rules", "Report", "Rainbow", "LanguageServer", "Arcade",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -48,7 +48,7 @@ public enum CommandLineRunner {
     /// `maprules --help` lists them; `serve`, `edit` and `offline` go between `lintCommands` and `editorCommands`.
     public static let lintCommands: [ParsableCommand.Type] = [
         LintCommand.self, ValidateCommand.self, RulesCommand.self, ExplainCommand.self, InspectCommand.self,
-        VersionNameCommand.self, SnapshotCommand.self,
+        VersionNameCommand.self, SnapshotCommand.self, ArcadeCommand.self,
     ]
     public static let editorCommands: [ParsableCommand.Type] = [LSPCommand.self]
 }
