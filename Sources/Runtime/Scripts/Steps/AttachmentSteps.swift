@@ -8,15 +8,14 @@ import WebMap
 /// anything runs; saves the temporary `attachmentId`.
 struct AddAttachmentStep: ScriptOperation {
     static let name = "addAttachment"
-    let layer: LayerArgument
-    let objectId: ObjectIdArgument
+    /// `layer` and `objectId`.
+    let target: FeatureArgument
     let file: String
     /// Nil: from the file's extension.
     let contentType: String?
 
     init(arguments: JSON) {
-        layer = LayerArgument(arguments["layer"])
-        objectId = ObjectIdArgument(arguments["objectId"])
+        target = FeatureArgument(arguments)
         file = arguments["file"]?.string ?? ""
         contentType = arguments["contentType"]?.string
     }
@@ -31,8 +30,7 @@ struct AddAttachmentStep: ScriptOperation {
     }
 
     func run(in context: StepContext) async throws -> StepResult {
-        let table = try await layer.table(in: context.geodatabase)
-        let feature = try await table.feature(objectId: try objectId.value(of: table))
+        let (table, feature) = try await target.feature(in: context.geodatabase)
         let path = EditScript.resolve(file, in: context.directory)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw RuntimeError(RuntimeError.Identifier.scriptArgument, "Adding attachment: cannot read the file '\(path)'.")
@@ -47,19 +45,17 @@ struct AddAttachmentStep: ScriptOperation {
 /// `deleteAttachment: {layer, objectId, attachmentId}`: stages the delete (a temporary id names a staged add).
 struct DeleteAttachmentStep: ScriptOperation {
     static let name = "deleteAttachment"
-    let layer: LayerArgument
-    let objectId: ObjectIdArgument
+    /// `layer` and `objectId`.
+    let target: FeatureArgument
     let attachmentId: ObjectIdArgument
 
     init(arguments: JSON) {
-        layer = LayerArgument(arguments["layer"])
-        objectId = ObjectIdArgument(arguments["objectId"])
+        target = FeatureArgument(arguments)
         attachmentId = ObjectIdArgument(arguments["attachmentId"])
     }
 
     func run(in context: StepContext) async throws -> StepResult {
-        let table = try await layer.table(in: context.geodatabase)
-        let feature = try await table.feature(objectId: try objectId.value(of: table))
+        let (table, feature) = try await target.feature(in: context.geodatabase)
         let attachment = try attachmentId.value(of: nil)
         try await table.deleteAttachment(of: feature, attachmentId: attachment)
         return StepResult("staged the delete of attachment \(attachment) of feature \(feature.objectId ?? 0)")

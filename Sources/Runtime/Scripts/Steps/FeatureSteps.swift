@@ -43,19 +43,17 @@ struct AddFeatureStep: ScriptOperation {
 /// `updateAttributes: {layer, objectId, attributes}`: through a pop-up edit session, as a user would.
 struct UpdateAttributesStep: ScriptOperation {
     static let name = "updateAttributes"
-    let layer: LayerArgument
-    let objectId: ObjectIdArgument
+    /// `layer` and `objectId`.
+    let target: FeatureArgument
     let attributes: AttributesArgument
 
     init(arguments: JSON) {
-        layer = LayerArgument(arguments["layer"])
-        objectId = ObjectIdArgument(arguments["objectId"])
+        target = FeatureArgument(arguments)
         attributes = AttributesArgument(arguments["attributes"])
     }
 
     func run(in context: StepContext) async throws -> StepResult {
-        let table = try await layer.table(in: context.geodatabase)
-        let feature = try await table.feature(objectId: try objectId.value(of: table))
+        let (table, feature) = try await target.feature(in: context.geodatabase)
         let session = PopupEditSession(feature: feature, table: table)
         let values = try attributes.values()
         let saved = try await session.finishing { session in
@@ -69,19 +67,18 @@ struct UpdateAttributesStep: ScriptOperation {
 /// `moveFeature: {layer, objectId, geometry}`: a local update of the geometry (behaviours may follow it).
 struct MoveFeatureStep: ScriptOperation {
     static let name = "moveFeature"
-    let layer: LayerArgument
-    let objectId: ObjectIdArgument
+    /// `layer` and `objectId`.
+    let target: FeatureArgument
     let geometry: GeometryArgument
 
     init(arguments: JSON) {
-        layer = LayerArgument(arguments["layer"])
-        objectId = ObjectIdArgument(arguments["objectId"])
+        target = FeatureArgument(arguments)
         geometry = GeometryArgument(arguments["geometry"] ?? .null)
     }
 
     func run(in context: StepContext) async throws -> StepResult {
-        let table = try await layer.table(in: context.geodatabase)
-        let id = try objectId.value(of: table)
+        let table = try await target.layer.table(in: context.geodatabase)
+        let id = try target.objectId.value(of: table)
         let (shape, reference) = try geometry.value(for: table)
         let feature = try await table.feature(objectId: id)
         try await table.update(TableFeature(tableID: table.id, objectId: feature.objectId, attributes: Attributes(), geometry: shape, spatialReference: reference))
@@ -94,17 +91,15 @@ struct MoveFeatureStep: ScriptOperation {
 /// conditions are the runtime's, `FeatureTable.delete`).
 struct DeleteFeatureStep: ScriptOperation {
     static let name = "deleteFeature"
-    let layer: LayerArgument
-    let objectId: ObjectIdArgument
+    /// `layer` and `objectId`.
+    let target: FeatureArgument
 
     init(arguments: JSON) {
-        layer = LayerArgument(arguments["layer"])
-        objectId = ObjectIdArgument(arguments["objectId"])
+        target = FeatureArgument(arguments)
     }
 
     func run(in context: StepContext) async throws -> StepResult {
-        let table = try await layer.table(in: context.geodatabase)
-        let feature = try await table.feature(objectId: try objectId.value(of: table))
+        let (table, feature) = try await target.feature(in: context.geodatabase)
         try await table.delete(feature)
         return StepResult("deleted feature \(feature.objectId ?? 0) of \(table.title) (locally)")
     }

@@ -8,17 +8,15 @@ import WebMap
 /// `features[]` (attributes by field name, `geometry`), local edits overlaid.
 struct QueryStep: ScriptOperation {
     static let name = "query"
-    let layer: LayerArgument
+    /// `layer` and what to select.
     let selection: QueryArguments
 
     init(arguments: JSON) {
-        layer = LayerArgument(arguments["layer"])
         selection = QueryArguments(arguments)
     }
 
     func run(in context: StepContext) async throws -> StepResult {
-        let table = try await layer.table(in: context.geodatabase)
-        let features = try await table.queryFeatures(try selection.query(of: table))
+        let (table, features) = try await selection.features(in: context.geodatabase)
         return StepResult("\(StepText.counted(features.count, "feature")) of \(table.title)\(StepText.idList(features))",
                           value: .object([("count", .int(features.count)), ("features", .array(features.map(StepText.featureJSON)))]))
     }
@@ -28,7 +26,7 @@ struct QueryStep: ScriptOperation {
 /// selected features number `count`, every one has `attributes`, and the script is on `version`.
 struct ExpectStep: ScriptOperation {
     static let name = "expect"
-    let layer: LayerArgument
+    /// `layer` and what to select.
     let selection: QueryArguments
     let count: WholeNumberArgument
     /// Nil when not given (or null).
@@ -36,7 +34,6 @@ struct ExpectStep: ScriptOperation {
     let version: String?
 
     init(arguments: JSON) {
-        layer = LayerArgument(arguments["layer"])
         selection = QueryArguments(arguments)
         count = WholeNumberArgument(arguments, "count")
         attributes = arguments["attributes"].flatMap { $0 == .null ? nil : AttributesArgument($0) }
@@ -44,8 +41,7 @@ struct ExpectStep: ScriptOperation {
     }
 
     func run(in context: StepContext) async throws -> StepResult {
-        let table = try await layer.table(in: context.geodatabase)
-        let features = try await table.queryFeatures(try selection.query(of: table))
+        let (table, features) = try await selection.features(in: context.geodatabase)
         var checks: [String] = []
         if let count = try count.number() {
             guard features.count == count else {

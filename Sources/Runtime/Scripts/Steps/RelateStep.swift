@@ -7,27 +7,25 @@ import WebMap
 /// saves its temporary `objectId`.
 struct RelateStep: ScriptOperation {
     static let name = "relate"
-    let layer: LayerArgument
-    let objectId: ObjectIdArgument
+    /// `layer` and `objectId`.
+    let target: FeatureArgument
     /// The relationship's name or id.
     let relationship: String
     /// One-to-many: the new related record's attributes.
     let add: AttributesArgument?
     /// Many-to-one: the related record to point to.
-    let target: ObjectIdArgument
+    let relatedRecord: ObjectIdArgument
 
     init(arguments: JSON) {
-        layer = LayerArgument(arguments["layer"])
-        objectId = ObjectIdArgument(arguments["objectId"])
+        target = FeatureArgument(arguments)
         relationship = arguments["relationship"].map { $0.string ?? $0.int.map(String.init) ?? $0.text } ?? ""
         add = arguments["add"].map { AttributesArgument($0) }
-        target = ObjectIdArgument(arguments["to"])
+        relatedRecord = ObjectIdArgument(arguments["to"])
     }
 
     func run(in context: StepContext) async throws -> StepResult {
         let geodatabase = context.geodatabase
-        let table = try await layer.table(in: geodatabase)
-        let feature = try await table.feature(objectId: try objectId.value(of: table))
+        let (table, feature) = try await target.feature(in: geodatabase)
         if let add {
             let record = try await geodatabase.addRelatedRecord(to: feature, relationship: relationship, attributes: try add.values())
             let parent = try await table.feature(objectId: feature.objectId ?? 0)
@@ -36,7 +34,7 @@ struct RelateStep: ScriptOperation {
         }
         let section = try await geodatabase.relatedSection(relationship, of: table.info)
         let related = try await geodatabase.table(layerID: section.relatedTableID)
-        let record = try await related.feature(objectId: try target.value(of: related))
+        let record = try await related.feature(objectId: try relatedRecord.value(of: related))
         let relationship = self.relationship
         _ = try await PopupEditSession(feature: feature, table: table).finishing { session in
             try await session.startEditing()

@@ -54,6 +54,23 @@ enum ObjectIdArgument: Sendable {
     }
 }
 
+/// `layer` and `objectId`: the feature a step works on.
+struct FeatureArgument: Sendable {
+    let layer: LayerArgument
+    let objectId: ObjectIdArgument
+
+    init(_ arguments: JSON) {
+        layer = LayerArgument(arguments["layer"])
+        objectId = ObjectIdArgument(arguments["objectId"])
+    }
+
+    /// The table, and the feature as the current version and the local edits have it.
+    func feature(in geodatabase: ServiceGeodatabase) async throws -> (table: FeatureTable, feature: TableFeature) {
+        let table = try await layer.table(in: geodatabase)
+        return (table, try await table.feature(objectId: try objectId.value(of: table)))
+    }
+}
+
 /// A count, offset or limit: a whole number from 0 (or text holding one), absent when not given.
 struct WholeNumberArgument: Sendable {
     private enum Value: Sendable { case absent, number(Int), unusable(String) }
@@ -121,8 +138,10 @@ struct AttributesArgument: Sendable {
     func values() throws -> Attributes { try read.get() }
 }
 
-/// What `query` and `expect` select: `where`, `objectIds`, `geometry` + `spatialRelationship`, `orderBy`, `offset`, `limit`.
+/// What `query` and `expect` select: `layer`, `where`, `objectIds`, `geometry` + `spatialRelationship`, `orderBy`,
+/// `offset`, `limit`.
 struct QueryArguments: Sendable {
+    let layer: LayerArgument
     let whereClause: String?
     let orderBy: String?
     let offset: WholeNumberArgument
@@ -132,6 +151,7 @@ struct QueryArguments: Sendable {
     let spatialRelationship: SpatialRelation
 
     init(_ arguments: JSON) {
+        layer = LayerArgument(arguments["layer"])
         whereClause = arguments["where"]?.string
         orderBy = arguments["orderBy"]?.string
         offset = WholeNumberArgument(arguments, "offset")
@@ -141,8 +161,14 @@ struct QueryArguments: Sendable {
         spatialRelationship = arguments["spatialRelationship"]?.string.flatMap(SpatialRelation.init(parameter:)) ?? .intersects
     }
 
+    /// The table and its features that the query selects, local edits overlaid.
+    func features(in geodatabase: ServiceGeodatabase) async throws -> (table: FeatureTable, features: [TableFeature]) {
+        let table = try await layer.table(in: geodatabase)
+        return (table, try await table.queryFeatures(try query(of: table)))
+    }
+
     /// The query of `table`; the first argument it cannot use fails it.
-    func query(of table: FeatureTable) throws -> FeatureQuery {
+    private func query(of table: FeatureTable) throws -> FeatureQuery {
         var query = FeatureQuery(where: whereClause, orderBy: orderBy, offset: try offset.number(), limit: try limit.number())
         if let objectIds { query.objectIds = try objectIds.map { try $0.value(of: table) } }
         if let geometry {
