@@ -22,7 +22,7 @@ enum StoreTables {
         .boolean("isDelete"), .text("attributes"), .text("geometry", nullable: true),
         // The geometry's envelope (named so in both stores: PostgreSQL reserves xmin and xmax).
         .real("minX", nullable: true), .real("minY", nullable: true), .real("maxX", nullable: true), .real("maxY", nullable: true),
-    ], primaryKey: ["id"], maintainedByStore: [.postgres: [.integer("defaultLive")]])
+    ], primaryKey: ["id"], maintainedByStore: [.postgres: [.boolean("defaultLive")]])
 
     static let head = StoreTable(name: "head", columns: [
         .integer("layerKey"), .integer("branch"), .integer("objectId"), .integer("moment"), .boolean("isDelete"), .integer("rowId"),
