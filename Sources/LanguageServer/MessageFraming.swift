@@ -35,8 +35,7 @@ final class MessageReader {
 
     /// True when a whole message is already buffered.
     var hasBufferedMessage: Bool {
-        guard let length = try? peekLength() else { return false }
-        return length != nil
+        (try? peekLength()) != nil  // nil when not all of it has arrived, or when its header is bad
     }
 
     private func fill() -> Bool {
