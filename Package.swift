@@ -71,8 +71,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "WebMap"),
-        // Arcade, the expression language of pop-ups and forms: parser (source positions), checks, evaluator and
-        // function library. Foundation only: the linter, the command line and the runtime all use it.
+        // Arcade, the expression language of pop-ups and forms: parser (source positions), analysis, evaluator and
+        // function library. Foundation only.
         .target(name: "Arcade"),
         // Hand-written JSON Schema (2020-12, draft-07) validator over WebMap's position-keeping JSON tree.
         .target(name: "JSONSchema", dependencies: ["WebMap"]),

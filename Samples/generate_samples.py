@@ -178,7 +178,8 @@ def layer_json(*, lid, name, description, geometry_type, fields, display_field, 
         "typeIdField": None,
         "fields": fields,
         "relationships": relationships,
-        "capabilities": capabilities,
+        # Sync enabled on both services (as a publisher does for field crews): every layer lists it.
+        "capabilities": capabilities + ",Sync",
         "maxRecordCount": 2000,
         "supportedQueryFormats": "JSON, geoJSON, PBF",
         "advancedQueryCapabilities": dict(ADVANCED_QUERY),
@@ -197,16 +198,25 @@ def layer_json(*, lid, name, description, geometry_type, fields, display_field, 
     return d
 
 
+# What `maprules serve` supports for replicas (ServiceCore.syncCapabilities): the committed snapshot says the same.
+SYNC_CAPABILITIES = {
+    "supportsAsync": False, "supportsRegisteringExistingData": True, "supportsSyncDirectionControl": True,
+    "supportsPerLayerSync": True, "supportsPerReplicaSync": True, "supportsRollbackOnFailure": True,
+    "supportsAttachmentsSyncDirection": False, "supportsSyncModelNone": False, "supportsBiDirectionalSyncForServer": True,
+}
+
+
 def service_root(*, description, capabilities, layers, tables, versioned, full_extent):
     return {
         "currentVersion": CURRENT_VERSION,
         "serviceDescription": description,
         "hasVersionedData": versioned,
-        "supportsDisconnectedEditing": False,
-        "syncEnabled": False,
+        "supportsDisconnectedEditing": True,
+        "syncEnabled": True,
+        "syncCapabilities": dict(SYNC_CAPABILITIES),
         "supportedQueryFormats": "JSON, geoJSON, PBF",
         "maxRecordCount": 2000,
-        "capabilities": capabilities,
+        "capabilities": capabilities + ",Sync",
         "description": description,
         "copyrightText": "Invented sample data for MapRules; not real records.",
         "spatialReference": dict(WEB_MERCATOR),
@@ -867,6 +877,16 @@ def render(obj):
     return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
 
 
+def offline_item(name, webmap):
+    """The web map as a portal item exports it ({item, itemData}), with the Offline keyword ArcGIS adds when
+    "Enable offline mode" is on: a map meant for offline use, checked by the offline/ rules."""
+    item = {"id": "7d1f0c3a9b2e4c5d8e6f0a1b2c3d4e5f", "title": "Trees of Portland (offline)", "type": "Web Map",
+            "typeKeywords": ["ArcGIS API for JavaScript", "Collector", "Data Editing", "Explorer Web Map", "Map",
+                             "Offline", "Online Map", "Web Map"],
+            "owner": "admin", "access": "org"}
+    return {"item": item, "itemData": webmap}
+
+
 def outputs():
     files = {}
     for build in (build_trees, build_damage):
@@ -875,6 +895,10 @@ def outputs():
         files[os.path.join(name, name + ".services.json")] = render(snapshot)
         for n, fs in features.items():
             files[os.path.join(name, "features", "%d.json" % n)] = render(fs)
+        if name == "TreesOfPortland":
+            # Outside the service folder (which `maprules serve` reads), with its own copy of the snapshot.
+            files[os.path.join("Offline", name + "-offline.json")] = render(offline_item(name, webmap))
+            files[os.path.join("Offline", name + "-offline.services.json")] = render(snapshot)
     return files
 
 

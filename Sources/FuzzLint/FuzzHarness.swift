@@ -7,7 +7,7 @@ import Rules
 /// metadata comes from ``FuzzFixtures``.
 ///
 /// Besides "no crash, no hang, no sanitizer report", the harness checks what the spec promises of every
-/// diagnostic (inputs.md, "Positions"): a 1-based line and column and an RFC 6901 pointer. A broken promise
+/// diagnostic (docs/inputs.md, "Positions"): a 1-based line and column and an RFC 6901 pointer. A broken promise
 /// stops the run like a crash, so libFuzzer saves the input that caused it.
 enum FuzzHarness {
     /// Name the input is linted under; only reports see it (no configuration or snapshot is looked up).

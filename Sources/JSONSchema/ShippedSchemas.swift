@@ -39,6 +39,10 @@ public enum ShippedSchemas {
       "description": "Values for {{ NAME }} placeholders, substituted before the rules run.",
       "type": "object",
       "additionalProperties": {"type": "string"}
+    },
+    "offline": {
+      "description": "Check every map as one meant for offline use (the offline/ rules), as --offline does.",
+      "type": "boolean"
     }
   },
   "$defs": {
@@ -1075,7 +1079,11 @@ public enum ShippedSchemas {
             "title": {"type": "string"},
             "type": {"type": "string"},
             "snippet": {"type": ["string", "null"]},
-            "tags": {"type": "array", "items": {"type": "string"}}
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "typeKeywords": {
+              "description": "`Offline` marks a map meant for offline use (the offline/ rules).",
+              "type": "array", "items": {"type": "string"}
+            }
           }
         },
         "itemData": {"$ref": "#/$defs/webMap"}

@@ -19,7 +19,7 @@ public final class LanguageServer {
     private let writer: MessageWriter
     private var documents: [String: TextDocument] = [:]
     /// Diagnostics last published per document, for hover.
-    private var published: [String: [(range: [String: Any], diagnostic: Diagnostic)]] = [:]
+    private var published: [String: [(range: DocumentRange, diagnostic: Diagnostic)]] = [:]
     private var stale: Set<String> = []
     private var linter = Linter()
     private var shutdownRequested = false
@@ -43,77 +43,82 @@ public final class LanguageServer {
             }
             guard let data else { return shutdownRequested ? 0 : 1 }
             guard let message = MessageJSON.object(from: data) else {
-                writer.write(["jsonrpc": "2.0", "id": NSNull(), "error": ["code": -32700, "message": "Parse error: the message is not a JSON object"]])
+                writer.write(MessageJSON.error(code: -32700, message: "Parse error: the message is not a JSON object", id: .null))
                 continue
             }
-            let method = message["method"] as? String
+            let method = message["method"]?.string
             if method == "exit" { return shutdownRequested ? 0 : 1 }
             handle(message, method: method)
             if !reader.hasBufferedMessage { lintStale() }
         }
     }
 
-    private func handle(_ message: [String: Any], method: String?) {
-        let id = message["id"]
-        let params = message["params"] as? [String: Any] ?? [:]
+    private func handle(_ message: JSON, method: String?) {
+        let id = message["id"]  // a request's, echoed as it came; `null` is an id too
+        let params = message["params"] ?? .null  // looking up a member of a value that is not an object finds nothing
         guard let method else { return }  // an answer to a request of ours: none are sent
         do {
             let result = try dispatch(method, params, isRequest: id != nil)
-            if let id { writer.write(["jsonrpc": "2.0", "id": id, "result": result ?? NSNull()]) }
+            if let id { writer.write(MessageJSON.result(result ?? .null, id: id)) }
         } catch LanguageServerError.methodNotFound(let name) {
-            if let id { writer.write(["jsonrpc": "2.0", "id": id, "error": ["code": -32601, "message": "Method not found: \(name)"]]) }
+            if let id { writer.write(MessageJSON.error(code: -32601, message: "Method not found: \(name)", id: id)) }
         } catch LanguageServerError.invalidParams(let text) {
-            if let id { writer.write(["jsonrpc": "2.0", "id": id, "error": ["code": -32602, "message": "Invalid params: \(text)"]]) }
+            if let id { writer.write(MessageJSON.error(code: -32602, message: "Invalid params: \(text)", id: id)) }
         } catch {
-            if let id { writer.write(["jsonrpc": "2.0", "id": id, "error": ["code": -32603, "message": "\(error)"]]) }
+            if let id { writer.write(MessageJSON.error(code: -32603, message: "\(error)", id: id)) }
         }
     }
 
-    private func dispatch(_ method: String, _ params: [String: Any], isRequest: Bool) throws -> Any? {
+    private func dispatch(_ method: String, _ params: JSON, isRequest: Bool) throws -> JSON? {
         switch method {
         case "initialize":
-            return [
-                "capabilities": [
-                    "positionEncoding": "utf-16",
-                    "textDocumentSync": ["openClose": true, "change": 2, "save": ["includeText": false]],
-                    "hoverProvider": true,
-                    "codeActionProvider": ["codeActionKinds": ["quickfix"]],
-                ] as [String: Any],
-                "serverInfo": ["name": "maprules", "version": "0.1.0"],
-            ] as [String: Any]
+            return .members([
+                "capabilities": .members([
+                    "positionEncoding": .string("utf-16"),
+                    "textDocumentSync": .members(["openClose": .bool(true), "change": .int(2), "save": .members(["includeText": .bool(false)])]),
+                    "hoverProvider": .bool(true),
+                    "codeActionProvider": .members(["codeActionKinds": .array([.string("quickfix")])]),
+                ]),
+                "serverInfo": .members(["name": .string("maprules"), "version": .string("0.1.0")]),
+            ])
         case "initialized", "$/setTrace", "$/cancelRequest", "workspace/didChangeConfiguration", "workspace/didChangeWatchedFiles":
             return nil
         case "shutdown":
             shutdownRequested = true
             return nil
         case "textDocument/didOpen":
-            guard let item = params["textDocument"] as? [String: Any], let uri = item["uri"] as? String, let text = item["text"] as? String else {
+            let item = params["textDocument"]
+            guard let uri = item?["uri"]?.string, let text = item?["text"]?.string else {
                 throw LanguageServerError.invalidParams("didOpen without textDocument.uri and text")
             }
-            documents[uri] = TextDocument(uri: uri, version: item["version"] as? Int ?? 0, text: text)
+            documents[uri] = TextDocument(uri: uri, version: item?["version"]?.integer ?? 0, text: text)
             stale.insert(uri)
             return nil
         case "textDocument/didChange":
-            let identifier = params["textDocument"] as? [String: Any]
-            guard let uri = identifier?["uri"] as? String, var document = documents[uri] else {
+            let identifier = params["textDocument"]
+            guard let uri = identifier?["uri"]?.string, var document = documents[uri] else {
                 throw LanguageServerError.invalidParams("didChange of a document that is not open")
             }
-            for change in params["contentChanges"] as? [[String: Any]] ?? [] { try document.apply(change) }
-            document.version = identifier?["version"] as? Int ?? document.version + 1
+            // Applied only when they are an array of objects: anything else changes nothing (as it always has).
+            let changes = params["contentChanges"]?.array ?? []
+            if changes.allSatisfy({ $0.objectMembers != nil }) {
+                for change in changes { try document.apply(change) }
+            }
+            document.version = identifier?["version"]?.integer ?? document.version + 1
             documents[uri] = document
             stale.insert(uri)
             return nil
         case "textDocument/didSave":
             // Snapshots and configuration beside the file may have changed with it: read them again.
             linter = Linter()
-            if let uri = (params["textDocument"] as? [String: Any])?["uri"] as? String, documents[uri] != nil { stale.insert(uri) }
+            if let uri = params["textDocument"]?["uri"]?.string, documents[uri] != nil { stale.insert(uri) }
             return nil
         case "textDocument/didClose":
-            guard let uri = (params["textDocument"] as? [String: Any])?["uri"] as? String else { return nil }
+            guard let uri = params["textDocument"]?["uri"]?.string else { return nil }
             documents[uri] = nil
             published[uri] = nil
             stale.remove(uri)
-            writer.write(["jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": ["uri": uri, "diagnostics": [] as [Any]]])
+            writer.write(MessageJSON.notification("textDocument/publishDiagnostics", .members(["uri": .string(uri), "diagnostics": .array([])])))
             return nil
         case "textDocument/hover":
             // Answer from the text as it is now: linting put off for waiting messages is done first, else a fix
@@ -135,42 +140,34 @@ public final class LanguageServer {
             let started = Date()
             let diagnostics = lint(document)
             onLint?(uri, Date().timeIntervalSince(started))
-            writer.write(["jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
-                          "params": ["uri": uri, "version": document.version, "diagnostics": diagnostics] as [String: Any]])
+            writer.write(MessageJSON.notification("textDocument/publishDiagnostics", .members([
+                "uri": .string(uri), "version": .int(document.version), "diagnostics": .array(diagnostics),
+            ])))
         }
         stale.removeAll()
     }
 
-    private func lint(_ document: TextDocument) -> [[String: Any]] {
+    private func lint(_ document: TextDocument) -> [JSON] {
         let path = Self.path(of: document.uri)
         let report: FileReport?
         do {
             report = try linter.lint(path: path, displayPath: path, text: SourceText(bytes: Array(document.text.utf8)), isExplicit: true)
         } catch {
             published[document.uri] = []
-            return [["range": ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 1]], "severity": 1,
-                     "source": "maprules", "message": "\(error)"]]
+            let firstCharacter = DocumentRange(start: DocumentPosition(line: 0, character: 0), end: DocumentPosition(line: 0, character: 1))
+            return [.members(["range": firstCharacter.json, "severity": .int(1), "source": .string("maprules"), "message": .string("\(error)")])]
         }
         let diagnostics = report?.diagnostics ?? []
         let ranges = LineTable(document.text).tokenRanges(diagnostics.map { ($0.line, $0.column) })
-        var entries: [(range: [String: Any], diagnostic: Diagnostic)] = []
-        let result = zip(ranges, diagnostics).map { range, diagnostic -> [String: Any] in
-            entries.append((range, diagnostic))
-            let item: [String: Any] = [
-                "range": range, "severity": Self.severity(diagnostic.severity), "code": diagnostic.ruleId,
-                "source": "maprules", "message": diagnostic.message,
-                "data": ["pointer": diagnostic.pointer],
-            ]
-            return item
-        }
-        published[document.uri] = entries
-        return result
+        let entries = Array(zip(ranges, diagnostics))
+        published[document.uri] = entries.map { (range: $0.0, diagnostic: $0.1) }
+        return entries.map { range, diagnostic in Self.json(diagnostic, at: range, withPointer: true) }
     }
 
-    private func hover(_ params: [String: Any]) -> Any? {
-        guard let uri = (params["textDocument"] as? [String: Any])?["uri"] as? String,
-              let position = TextDocument.position(params["position"]), let entries = published[uri] else { return nil }
-        let hits = entries.filter { Self.contains($0.range, position) }
+    private func hover(_ params: JSON) -> JSON? {
+        guard let uri = params["textDocument"]?["uri"]?.string,
+              let position = DocumentPosition(params["position"]), let entries = published[uri] else { return nil }
+        let hits = entries.filter { $0.range.contains(position) }
         guard !hits.isEmpty else { return nil }
         let text = hits.map { entry -> String in
             let rule = catalogue[entry.diagnostic.ruleId]
@@ -182,39 +179,38 @@ public final class LanguageServer {
             parts.append("Run `maprules explain \(entry.diagnostic.ruleId)` for its examples.")
             return parts.joined(separator: "\n\n")
         }.joined(separator: "\n\n---\n\n")
-        return ["contents": ["kind": "markdown", "value": text], "range": hits[0].range] as [String: Any]
+        return .members(["contents": .members(["kind": .string("markdown"), "value": .string(text)]), "range": hits[0].range.json])
     }
 
     /// The fixes of the diagnostics whose range meets the requested range, as quick fixes whose edits are the
     /// fix's minimal text edits (the same `maprules lint --fix` makes).
-    private func codeActions(_ params: [String: Any]) -> Any? {
-        guard let uri = (params["textDocument"] as? [String: Any])?["uri"] as? String, let document = documents[uri],
-              let range = params["range"] as? [String: Any], let start = TextDocument.position(range["start"]),
-              let end = TextDocument.position(range["end"]), let entries = published[uri] else { return [] as [Any] }
-        let hits = entries.filter { entry in
-            guard let from = TextDocument.position(entry.range["start"]), let to = TextDocument.position(entry.range["end"]) else { return false }
-            return (from.line, from.character) <= (end.line, end.character) && (start.line, start.character) <= (to.line, to.character)
-        }
+    private func codeActions(_ params: JSON) -> JSON {
+        guard let uri = params["textDocument"]?["uri"]?.string, let document = documents[uri],
+              let range = DocumentRange(params["range"]), let entries = published[uri] else { return .array([]) }
+        let hits = entries.filter { $0.range.meets(range) }
         let lines = LineTable(document.text)
-        return hits.compactMap { entry -> [String: Any]? in
+        return .array(hits.compactMap { entry -> JSON? in
             guard let fix = entry.diagnostic.fix, !fix.edits.isEmpty else { return nil }
             let positions = lines.positions(fix.edits.flatMap { [($0.start.line, $0.start.column), ($0.end.line, $0.end.column)] })
-            let edits = fix.edits.enumerated().map { index, edit -> [String: Any] in
-                ["range": ["start": positions[2 * index], "end": positions[2 * index + 1]], "newText": edit.text]
+            let edits = fix.edits.enumerated().map { index, edit -> JSON in
+                .members(["range": DocumentRange(start: positions[2 * index], end: positions[2 * index + 1]).json, "newText": .string(edit.text)])
             }
-            return [
-                "title": fix.description, "kind": "quickfix", "isPreferred": true,
-                "diagnostics": [["range": entry.range, "code": entry.diagnostic.ruleId, "message": entry.diagnostic.message,
-                                 "severity": Self.severity(entry.diagnostic.severity), "source": "maprules"]],
-                "edit": ["changes": [uri: edits]],
-            ] as [String: Any]
-        }
+            return .members([
+                "title": .string(fix.description), "kind": .string("quickfix"), "isPreferred": .bool(true),
+                "diagnostics": .array([Self.json(entry.diagnostic, at: entry.range, withPointer: false)]),
+                "edit": .members(["changes": .object([(uri, .array(edits))])]),
+            ])
+        })
     }
 
-    private static func contains(_ range: [String: Any], _ position: (line: Int, character: Int)) -> Bool {
-        guard let start = TextDocument.position(range["start"]), let end = TextDocument.position(range["end"]) else { return false }
-        let p = (position.line, position.character)
-        return (start.line, start.character) <= p && p <= (end.line, end.character)
+    /// An LSP diagnostic: the rule ID as its code, and with `withPointer` the finding's JSON pointer as its `data`.
+    private static func json(_ diagnostic: Diagnostic, at range: DocumentRange, withPointer: Bool) -> JSON {
+        var json = JSON.members([
+            "range": range.json, "severity": .int(severity(diagnostic.severity)), "code": .string(diagnostic.ruleId),
+            "source": .string("maprules"), "message": .string(diagnostic.message),
+        ])
+        if withPointer { json.set("data", .members(["pointer": .string(diagnostic.pointer)])) }
+        return json
     }
 
     private static func severity(_ severity: Severity) -> Int {

@@ -1,6 +1,7 @@
 // JSON-RPC 2.0 over stdio with LSP's base protocol framing (`Content-Length: N\r\n\r\n` then N bytes of JSON).
 // Written here: no package in this machine's copy speaks LSP's base protocol, and the framing is a few lines.
 import Foundation
+import WebMap
 
 /// Reads framed messages from a file descriptor, buffering what arrived beyond the current message so that the
 /// server can see whether more messages are already waiting (and skip linting versions that are superseded).
@@ -34,8 +35,7 @@ final class MessageReader {
 
     /// True when a whole message is already buffered.
     var hasBufferedMessage: Bool {
-        guard let length = try? peekLength() else { return false }
-        return length != nil
+        (try? peekLength()) != nil  // nil when not all of it has arrived, or when its header is bad
     }
 
     private func fill() -> Bool {
@@ -92,8 +92,10 @@ final class MessageWriter {
 
     init(descriptor: Int32) { self.descriptor = descriptor }
 
-    func write(_ object: [String: Any]) {
-        guard let body = try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes]) else { return }
+    /// Writes `message` as compact JSON text (`JSON.write(to:)`) after its `Content-Length` header.
+    func write(_ message: JSON) {
+        var body: [UInt8] = []
+        message.write(to: &body)
         var bytes = Array("Content-Length: \(body.count)\r\n\r\n".utf8)
         bytes.append(contentsOf: body)
         lock.lock()

@@ -1,4 +1,5 @@
 import Foundation
+import WebMap
 
 /// An open document's text, edited by `didChange` (whole or by ranges), with positions in LSP's units: lines
 /// from 0 and characters counted in UTF-16 code units.
@@ -8,23 +9,23 @@ struct TextDocument {
     var text: String
 
     /// Applies one `contentChanges` entry: with a `range`, replaces that range; without, the whole text.
-    mutating func apply(_ change: [String: Any]) throws {
-        guard let newText = change["text"] as? String else { throw LanguageServerError.invalidParams("a content change without text") }
-        guard let range = change["range"] as? [String: Any] else {
+    mutating func apply(_ change: JSON) throws {
+        guard let newText = change["text"]?.string else { throw LanguageServerError.invalidParams("a content change without text") }
+        guard let range = change["range"], range.objectMembers != nil else {
             text = newText
             return
         }
-        guard let start = Self.position(range["start"]), let end = Self.position(range["end"]) else {
+        guard let range = DocumentRange(range) else {
             throw LanguageServerError.invalidParams("a content change with a malformed range")
         }
-        let lower = index(of: start), upper = index(of: end)
+        let lower = index(of: range.start), upper = index(of: range.end)
         guard lower <= upper else { throw LanguageServerError.invalidParams("a content change whose range ends before it starts") }
         text.replaceSubrange(lower..<upper, with: newText)
     }
 
     /// The index of a position, clamped to the line's end and the text's end (as LSP asks). Lines are found on
     /// the UTF-8 bytes; only the position's own line is walked in UTF-16.
-    func index(of position: (line: Int, character: Int)) -> String.Index {
+    func index(of position: DocumentPosition) -> String.Index {
         let utf8 = text.utf8
         var lineStart = utf8.startIndex
         var line = 0
@@ -36,11 +37,6 @@ struct TextDocument {
         let lineEnd = utf8[lineStart...].firstIndex(of: 10) ?? utf8.endIndex
         let utf16 = text.utf16
         return utf16.index(lineStart, offsetBy: max(position.character, 0), limitedBy: lineEnd) ?? lineEnd
-    }
-
-    static func position(_ value: Any?) -> (line: Int, character: Int)? {
-        guard let object = value as? [String: Any], let line = object["line"] as? Int, let character = object["character"] as? Int else { return nil }
-        return (line, character)
     }
 }
 
@@ -69,19 +65,19 @@ struct LineTable {
 
     /// The LSP position of each linter position (line and column in scalars, 1-based; a column past the line's end
     /// is the line's end).
-    func positions(_ positions: [(line: Int, column: Int)]) -> [[String: Int]] {
-        walk(positions).map { ["line": $0.line, "character": $0.character] }
+    func positions(_ positions: [(line: Int, column: Int)]) -> [DocumentPosition] {
+        walk(positions).map { DocumentPosition(line: $0.line, character: $0.character) }
     }
 
     /// The LSP range of the JSON token at each linter position: a whole string, number or literal, or the bracket
     /// of an object or array.
-    func tokenRanges(_ positions: [(line: Int, column: Int)]) -> [[String: Any]] {
+    func tokenRanges(_ positions: [(line: Int, column: Int)]) -> [DocumentRange] {
         walk(positions).map { place in
             // At the end of a line (a syntax error at the end of the text) there is no token: the range covers the
             // line's last character instead of reaching past the line.
             let start = place.tokenLength == 0 ? max(place.character - 1, 0) : place.character
-            return ["start": ["line": place.line, "character": start],
-                    "end": ["line": place.line, "character": place.character + place.tokenLength]]
+            return DocumentRange(start: DocumentPosition(line: place.line, character: start),
+                                 end: DocumentPosition(line: place.line, character: place.character + place.tokenLength))
         }
     }
 

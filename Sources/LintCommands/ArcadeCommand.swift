@@ -57,7 +57,7 @@ public struct ArcadeCommand: ParsableCommand {
 
     public func run() throws {
         if service != nil {
-            throw CommandFailure("--service: FeatureSet functions over a service are not available yet (issue 27: the runtime's ArcadeDataAccess is still to be written); --map with --layer gives the map's layers and fields")
+            throw CommandFailure("--service: FeatureSet functions over a service are not supported yet; --map with --layer gives the map's layers and fields")
         }
         let context = try ArcadeCommandSetup.context(profile: profile, feature: feature, original: original,
                                                      editType: editType?.rawValue, map: map, layer: layer)

@@ -27,6 +27,7 @@ public struct LintCommand: ParsableCommand {
               maprules lint maps/ --fix
               maprules lint maps/ --write-baseline baseline.json
               maprules lint maps/ --baseline baseline.json
+              maprules lint --offline Samples/TreesOfPortland
 
             A directory under which no web map is found is an error (exit 2), unless --allow-empty is given.
 
@@ -63,6 +64,9 @@ public struct LintCommand: ParsableCommand {
 
     @Flag(help: "Fetch metadata missing from snapshots from the live services.")
     var fetch = false
+
+    @Flag(help: "Check every map as one meant for offline use (the offline/ rules; also \"offline\": true in .maprules.json).")
+    var offline = false
 
     @Option(help: "Token for --fetch (or the MAPRULES_TOKEN environment variable).")
     var token: String?
@@ -192,6 +196,7 @@ public struct LintCommand: ParsableCommand {
         for path in services { options.snapshots.append(try ServicesSnapshot.load(path: path)) }
         if let layer { options.popupLayer = try Self.layerMetadata(path: layer) }
         options.recordSubjects = baseline != nil || writeBaseline != nil
+        options.offline = offline
         if fetch {
             options.fetcher = MetadataOverURLSession.fetcher(token: token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"])
         }

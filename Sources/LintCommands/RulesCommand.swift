@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Report
 import Rules
 
 public struct RulesCommand: ParsableCommand {
@@ -8,11 +9,18 @@ public struct RulesCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "rules",
         abstract: "List every rule: ID, default severity, summary.",
-        discussion: "Example: maprules rules --format json | jq '.[].id'")
+        discussion: """
+            Examples:
+              maprules rules --format json | jq '.[].id'
+              maprules rules --format markdown > docs/rules.md    # the rules page, with rationale, fix and examples
+            """)
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, markdown }
 
-    @Option(help: "Output format: text or json ([{\"id\",\"severity\",\"summary\",\"rationale\"}]).")
+    @Option(help: """
+        Output format: text, json ([{"id","severity","summary","rationale"}]) or markdown (the rules page: \
+        definitions, then each rule's rationale, fix and examples).
+        """)
     var format: Format = .text
 
     public func run() throws {
@@ -30,6 +38,8 @@ public struct RulesCommand: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data = try encoder.encode(rules.map { Entry(id: $0.id, severity: $0.severity.rawValue, summary: $0.summary, rationale: $0.rationale) })
             print(String(decoding: data, as: UTF8.self))
+        case .markdown:
+            try emit(RulesPage.markdown(rules: rules), to: nil)
         }
     }
 }

@@ -5,7 +5,7 @@ import Rules
 public enum ReportFormat: String, CaseIterable, Sendable {
     /// ESLint-like text for a person at a terminal.
     case stylish
-    /// The JSON report of `cli.md`, validated by `Schemas/report.schema.json`.
+    /// The JSON report of `docs/cli.md`, validated by `Schemas/report.schema.json`.
     case json
     /// SARIF 2.1.0 for GitHub code scanning and other SARIF viewers.
     case sarif

@@ -77,14 +77,11 @@ import Arcade
         """
         let withInitial = "var los_angeles = { name: 'Los Angeles', pop: 3898747 }\n"
             + "var largestCity = Reduce(cities, mostPopulated, los_angeles)\nlargestCity.name"
-        // As on the page, mostPopulated has no `return`: it relies on a user function answering its last
-        // statement's value, which the evaluator does not do yet (reported to the core engineer).
-        withKnownIssue("user functions without return answer null in the evaluator") {
-            let largest = try Self.json(cities + "var largestCity = Reduce(cities, mostPopulated)\nlargestCity.name")
-            let withLosAngeles = try Self.json(cities + withInitial)
-            #expect(largest == "\"Columbus\"")
-            #expect(withLosAngeles == "\"Los Angeles\"")
-        }
+        // As on the page, mostPopulated has no `return`: a user function answers its last statement's value.
+        let largest = try Self.json(cities + "var largestCity = Reduce(cities, mostPopulated)\nlargestCity.name")
+        let withLosAngeles = try Self.json(cities + withInitial)
+        #expect(largest == "\"Columbus\"")
+        #expect(withLosAngeles == "\"Los Angeles\"")
         let returning = cities.replacingOccurrences(of: "   iif (", with: "   return iif (")
         #expect(try Self.json(returning + "var largestCity = Reduce(cities, mostPopulated)\nlargestCity.name") == "\"Columbus\"")
         #expect(try Self.json(returning + withInitial) == "\"Los Angeles\"")

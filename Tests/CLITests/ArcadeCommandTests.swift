@@ -87,36 +87,3 @@ import Testing
     }
 }
 
-/// `inspect` shows each pop-up expression's parse result and type.
-@Suite(.serialized) struct InspectExpressionTests {
-    private func expressions(_ result: CLIResult) throws -> [[String: Any]] {
-        let json = try #require(CLI.json(result.stdout) as? [String: Any])
-        let layers = try #require(json["layers"] as? [[String: Any]])
-        return layers.flatMap { ($0["expressions"] as? [[String: Any]]) ?? [] }
-    }
-
-    @Test func aSyntaxErrorIsShownWithItsPosition() throws {
-        let result = try CLI.run(["inspect", "Samples/Broken/arcade--syntax.json", "--format", "json"])
-        #expect(result.exitCode == 0, "\(result.stderr)")
-        let expression = try #require(try expressions(result).first)
-        #expect(expression["parse"] as? String == "error")
-        let error = try #require(expression["error"] as? [String: Any])
-        #expect(error["ruleId"] as? String == "arcade/syntax" && error["line"] is Int && error["column"] is Int, "\(error)")
-    }
-
-    @Test func anExpressionThatParsesShowsItsType() throws {
-        let dir = try CLI.temporaryDirectory()
-        let broken = CLI.packageRoot.appendingPathComponent("Samples/Broken")
-        let map = try String(contentsOf: broken.appendingPathComponent("arcade--unknown-field.json"), encoding: .utf8)
-        try Data(map.replacingOccurrences(of: "[\\\"Conditon\\\"]", with: "[\\\"Condition\\\"]").utf8).write(to: dir.appendingPathComponent("m.json"))
-        try FileManager.default.copyItem(at: broken.appendingPathComponent("arcade--unknown-field.services.json"), to: dir.appendingPathComponent("m.services.json"))
-        let result = try CLI.run(["inspect", "m.json", "--format", "json"], in: dir)
-        #expect(result.exitCode == 0, "\(result.stderr)")
-        let expression = try #require(try expressions(result).first)
-        #expect(expression["name"] as? String == "summary")
-        #expect(expression["parse"] as? String == "ok" && expression["error"] == nil, "\(expression)")
-        #expect(expression["type"] as? String == "Text" && expression["typeSource"] as? String == "evaluated", "\(expression)")
-        let html = try CLI.run(["inspect", "m.json", "--format", "html"], in: dir)
-        #expect(html.stdout.contains("expression/summary") && html.stdout.contains("parses"), "\(html.stdout.suffix(400))")
-    }
-}

@@ -53,7 +53,7 @@ import WebMap
         let notes = try #require(try await core.query(service: Self.service, layer: 0, QueryParameters(objectIds: [3, 10, 20]), as: .anonymous).featureSet)
         #expect(notes.features.map { $0.attributes["notes"] } == [.string("again"), .string("version"), .string("generated")])
 
-        if core.database is PostgresStore {
+        if core.database.dialect.flagsDefaultLiveRows {
             let (flagged, heads) = try await core.database.read { db in
                 (try db.fetchValues("SELECT id FROM featureRow WHERE defaultLive = 1 ORDER BY id", as: Int64.self),
                  try db.fetchValues("SELECT rowId FROM head WHERE branch = 0 AND isDelete = 0 ORDER BY rowId", as: Int64.self))

@@ -47,7 +47,7 @@ struct ServerPresenceTests {
         configuration.postgresPoolSize = 1
         let core = try await ServiceCore.open(configuration)
         defer { try? core.close() }
-        let key = try #require((core.database as? PostgresStore)?.serverKey)
+        let key = try #require(core.database.serverKey)
         func holder() async throws -> Int? {
             try await core.database.read { db in
                 try db.fetchValue("""

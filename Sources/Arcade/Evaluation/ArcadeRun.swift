@@ -185,14 +185,22 @@ final class ArcadeRun: ArcadeCallContext {
             depth -= 1
         }
         returnValue = .null
+        // Without `return`, a function answers the value of its last statement, as a script does (the reference's
+        // Reduce example: `function mostPopulated(a, b) { IIf(a.pop > b.pop, a, b) }`).
+        var last: ArcadeValue = .null
         for statement in function.body {
+            if let expression = statement as? ExpressionStatement {
+                last = try expression.expression.evaluate(self)
+                continue
+            }
+            if statement.resetsResult { last = .null }
             if case .returned = try statement.execute(self) {
                 let value = returnValue
                 returnValue = .null
                 return value
             }
         }
-        return .null
+        return last
     }
 
     func callLibrary(_ definition: ArcadeFunctionDefinition, _ arguments: [ArcadeValue], at range: ArcadeSourceRange) throws -> ArcadeValue {

@@ -58,8 +58,7 @@ extension ArcadeValue {
         case .number(let n): return ArcadeValue.formatNumber(n)
         case .text(let t): return t
         case .date(let d): return ArcadeValue.isoText(d)
-        case .array(let a): return "[" + a.values.map { $0.jsonText }.joined(separator: ",") + "]"
-        case .dictionary, .feature, .geometry: return jsonText
+        case .array, .dictionary, .feature, .geometry: return jsonText
         case .featureSet: return "FeatureSet"
         case .function(let f): return "Function " + f.name
         case .featureSetCollection: return "FeatureSetCollection"
@@ -152,22 +151,69 @@ extension ArcadeValue {
             + "\(pad(parts.minute ?? 0, 2)):\(pad(parts.second ?? 0, 2)).\(pad(millisecond, 3))\(zone)"
     }
 
-    /// The value as JSON text (`Text(dictionary)`, `Text(array)`).
+    /// The value as JSON text (`Text(dictionary)`, `Text(array)`). An array or dictionary that holds itself is
+    /// written `null` where it repeats (JSON has no cycles), and the text stops growing at `JSONWriter.limit` (4 MB)
+    /// characters, so a self-holding or exponentially shared value can neither overflow the stack nor exhaust memory.
     public var jsonText: String {
-        switch self {
-        case .null: return "null"
-        case .text(let t): return ArcadeValue.quoteJSON(t)
-        case .number(let n): return n.isFinite ? ArcadeValue.formatNumber(n) : "null"
-        case .boolean, .featureSet, .function, .featureSetCollection: return textValue
-        case .date(let d): return ArcadeValue.quoteJSON(ArcadeValue.isoText(d))
-        case .array(let a): return "[" + a.values.map { $0.jsonText }.joined(separator: ",") + "]"
-        case .dictionary(let d):
-            return "{" + d.pairs.map { ArcadeValue.quoteJSON($0.key) + ":" + $0.value.jsonText }.joined(separator: ",") + "}"
-        case .feature(let f):
-            var text = "{\"geometry\":" + (f.geometry.map { ArcadeValue.geometry($0).jsonText } ?? "null")
-            text += ",\"attributes\":" + ArcadeValue.dictionary(f.attributes).jsonText + "}"
-            return text
-        case .geometry(let g): return ArcadeValue.geometryJSON(g)
+        let writer = JSONWriter()
+        writer.write(self)
+        return writer.text
+    }
+
+    /// Writes values as JSON, remembering the containers on the current path and the size written.
+    final class JSONWriter {
+        static let limit = 4 * 1024 * 1024
+        private(set) var text = ""
+        private var path: Set<ObjectIdentifier> = []
+
+        private var full: Bool { text.utf8.count >= JSONWriter.limit }
+
+        func write(_ value: ArcadeValue) {
+            guard !full else { return }
+            switch value {
+            case .null: text += "null"
+            case .text(let t): text += ArcadeValue.quoteJSON(t)
+            case .number(let n): text += n.isFinite ? ArcadeValue.formatNumber(n) : "null"
+            case .boolean, .featureSet, .function, .featureSetCollection: text += value.textValue
+            case .date(let d): text += ArcadeValue.quoteJSON(ArcadeValue.isoText(d))
+            case .array(let a):
+                container(a) {
+                    text += "["
+                    for (i, element) in a.values.enumerated() {
+                        if i > 0 { text += "," }
+                        write(element)
+                        if full { break }
+                    }
+                    text += "]"
+                }
+            case .dictionary(let d):
+                container(d) {
+                    text += "{"
+                    for (i, pair) in d.pairs.enumerated() {
+                        if i > 0 { text += "," }
+                        text += ArcadeValue.quoteJSON(pair.key) + ":"
+                        write(pair.value)
+                        if full { break }
+                    }
+                    text += "}"
+                }
+            case .feature(let f):
+                container(f) {
+                    text += "{\"geometry\":" + (f.geometry.map { ArcadeValue.geometryJSON($0) } ?? "null") + ",\"attributes\":"
+                    write(.dictionary(f.attributes))
+                    text += "}"
+                }
+            case .geometry(let g): text += ArcadeValue.geometryJSON(g)
+            }
+        }
+
+        private func container(_ object: AnyObject, _ body: () -> Void) {
+            let id = ObjectIdentifier(object)
+            // Deeper than any JSON a person writes: also bounds the recursion of values nested without a cycle.
+            guard !path.contains(id), path.count < 256 else { text += "null"; return }
+            path.insert(id)
+            body()
+            path.remove(id)
         }
     }
 

@@ -5,7 +5,7 @@ import WebMap
 /// helpers below parse the comma lists); `where` and `orderByFields` stay text because the core parses
 /// and validates them (errors name the character offset).
 public struct QueryParameters: Sendable {
-    /// The `where` clause (service.md's safe subset); nil or blank means every feature.
+    /// The `where` clause (docs/service.md's safe subset); nil or blank means every feature.
     public var whereClause: String?
     public var objectIds: [Int64]?
     /// Field names; nil, empty or `["*"]` means all fields.

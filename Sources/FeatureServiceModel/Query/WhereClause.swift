@@ -19,7 +19,7 @@ public struct WhereSyntaxError: Error, Sendable, Equatable, CustomStringConverti
     }
 }
 
-/// The parsed form of a `where` clause: the safe SQL subset of service.md (comparisons, AND / OR / NOT,
+/// The parsed form of a `where` clause: the safe SQL subset of docs/service.md (comparisons, AND / OR / NOT,
 /// IN, BETWEEN, LIKE, IS [NOT] NULL, parentheses, numbers, strings, DATE and TIMESTAMP literals, UPPER and
 /// LOWER). Field names are resolved against the layer's fields while parsing. The tree is compiled into
 /// SQL with every literal bound as a parameter: no input text ever becomes SQL text.

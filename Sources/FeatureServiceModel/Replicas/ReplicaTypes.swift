@@ -1,7 +1,7 @@
 import Foundation
 import WebMap
 
-// The typed requests and answers of the replica operations (service.md, "Replicas"): createReplica,
+// The typed requests and answers of the replica operations (docs/service.md, "Replicas"): createReplica,
 // synchronizeReplica, unRegisterReplica, replicas and replicas/<id>. The HTTP face decodes requests into
 // these and encodes the answers with `json`; the runtime's remote service reads the answers back with
 // `init(json:)`, so both sides share one definition of the ArcGIS REST shapes.

@@ -1,7 +1,7 @@
 import Foundation
 import WebMap
 
-/// Access to a branch version (rules.md, "Access permissions").
+/// Access to a branch version (docs/rules.md, "Access permissions").
 public enum VersionAccess: String, Sendable, Codable, CaseIterable {
     /// Every signed-in user may view and edit.
     case `public`

@@ -4,7 +4,7 @@ import FeatureServiceModel
 import Runtime
 import WebMap
 
-/// Takes part of a feature service offline and brings the edits back (runtime.md, "Offline"): generate a
+/// Takes part of a feature service offline and brings the edits back (docs/runtime.md, "Offline"): generate a
 /// local geodatabase (a replica registered on the service), edit it with the same feature-table API, and
 /// sync (upload local edits, download the service's; "last in wins" by edit moment).
 ///
@@ -15,6 +15,10 @@ import WebMap
 /// // ... edit offline through file.featureService ...
 /// let outcome = try await task.sync(geodatabase: file, direction: .bidirectional)
 /// ```
+///
+/// `generateGeodatabase` first checks the layers with the linter's `offline/` layer rules (`OfflineCheck`): a
+/// layer set with an error-severity finding (an editable layer without Sync, a layer without global ids) is
+/// refused with the rule IDs as identifiers, every failed layer named, and nothing registered.
 public struct SyncTask: Sendable {
     public let service: any FeatureService
 
@@ -58,6 +62,8 @@ public struct SyncTask: Sendable {
             var request = parameters.replicaRequest
             if !Self.editable(description) { request.syncDirection = .download }
             if request.replicaName == nil { request.replicaName = Self.replicaName(for: path) }
+            // The offline/ rules of the linter, before anything is registered on the service.
+            try OfflineCheck.refuseUnready(description, layers: request.layers, path: path)
             try Task.checkCancellation()
             progress(0.1)
             let package = try await service.createReplica(request)

@@ -4,7 +4,7 @@ import WebMap
 import FeatureServiceModel
 import Runtime
 
-/// Where an edit script runs (edit-scripts.md "Where it runs"): `--service URL` talks HTTP to any ArcGIS REST
+/// Where an edit script runs (docs/edit-scripts.md "Where it runs"): `--service URL` talks HTTP to any ArcGIS REST
 /// feature service; `--service DIR`, a folder in the format `maprules serve` reads, runs in-process against the
 /// service core on a fresh in-memory database (the "mock"); `--service FILE.geodatabase` edits an offline
 /// geodatabase made by `maprules offline generate` (no network; the edits stay in the file until a sync).

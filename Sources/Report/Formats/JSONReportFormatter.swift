@@ -1,8 +1,8 @@
 import Rules
 
-/// `--format json`: the report of cli.md, validated by `Schemas/report.schema.json`.
+/// `--format json`: the report of docs/cli.md, validated by `Schemas/report.schema.json`.
 ///
-/// Keys are written in the order cli.md shows them, indented by two spaces. `layer`, `metadataSource` and
+/// Keys are written in the order docs/cli.md shows them, indented by two spaces. `layer`, `metadataSource` and
 /// `fix` (`{"description", "patch"}`, the patch an RFC 6902 JSON Patch) appear only when a diagnostic has them; a layer's `id` and `title` are always both there, `null` when the
 /// map does not give one.
 enum JSONReportFormatter {

@@ -98,11 +98,13 @@ public enum InspectPage {
                     + (e.type.map { "; type \($0) (\(e.typeSource ?? ""))" } ?? "")
             }, hasItems: true))
         }
+        if let offline = layer.offline { facts.append(fact("Offline", offline.text)) }
         var meta = [layer.geometry, layer.id.map { "id \($0)" }].compactMap { $0 }
         if let groups = behavior.layer.groupTitles.last { meta.append("in group \(groups)") }
         return Card(
             anchor: "layer-\(index + 1)", title: layer.title ?? "(untitled)", kind: layer.kind, meta: meta.joined(separator: " · "),
-            identifiable: identifiable, note: identifiable ? nil : "Not identifiable or editable in the app.",
+            identifiable: identifiable,
+            note: identifiable ? nil : "Not identifiable or editable in the app." + (layer.offline.map { " Offline: \($0.text)." } ?? ""),
             popupTitle: behavior.popup?.title ?? layer.title ?? "(untitled)", popupEnabled: layer.popupEnabled,
             identify: layer.identifyOrder.map { "identify order \($0)" },
             rows: rows, hasRows: !rows.isEmpty, related: related, hasRelated: !related.isEmpty,

@@ -29,6 +29,16 @@ public struct InspectReport: Codable, Sendable {
         public var edit: Bool
     }
 
+    /// What happens to the layer when the map is taken offline (`OfflinePlan`).
+    public struct Offline: Codable, Sendable {
+        /// `downloads`, `stays-online`, `cannot` or `unknown`.
+        public var status: String
+        /// Why it cannot, in a few words each.
+        public var reasons: [String]
+        /// "downloads", "stays online", "cannot (its capabilities lack Sync)".
+        public var text: String
+    }
+
     public struct Layer: Codable, Sendable {
         public var id: String?
         public var title: String?
@@ -44,6 +54,8 @@ public struct InspectReport: Codable, Sendable {
         public var relationships: [RelationshipSection]
         public var attachments: Attachments
         public var canDelete: Bool
+        /// Nil for group layers (their layers say it).
+        public var offline: Offline?
         /// The pop-up's Arcade expressions: parse result and type.
         public var expressions: [PopupExpression]
     }
@@ -62,6 +74,11 @@ public struct InspectReport: Codable, Sendable {
         self.path = path
         title = document.title
         let identify = behavior.identifyOrder
+        let offline = OfflinePlan(document: document, behavior: behavior, offlineRequested: false)
+        var offlineByPointer: [JSONPointer: Offline] = [:]
+        for entry in offline.entries where !entry.isBasemap {
+            offlineByPointer[entry.behavior.layer.pointer] = Offline(status: entry.status.name, reasons: entry.status.reasons, text: entry.status.text)
+        }
         layers = behavior.layers.enumerated().map { index, layer in
             let kind: String
             if layer.layer.isGroup { kind = "group" } else if layer.layer.isTable { kind = "table" } else if layer.layer.hasFeatureCollection {
@@ -83,7 +100,7 @@ public struct InspectReport: Codable, Sendable {
                 editableFields: editable.map { EditableField(name: $0.field.name, alias: $0.field.alias, editor: $0.editor.rawValue) },
                 relationships: relationships,
                 attachments: Attachments(show: layer.showsAttachments, edit: layer.canEditAttachments),
-                canDelete: layer.canDelete,
+                canDelete: layer.canDelete, offline: offlineByPointer[layer.layer.pointer],
                 expressions: Self.expressions(of: layer))
         }
         addFeatureLayers = behavior.addFeatureLayers.map { LayerRef(id: $0.layer.id, title: $0.layer.title) }
@@ -101,6 +118,7 @@ public struct InspectReport: Codable, Sendable {
             addFeatureLayers.map { "\($0.title ?? "?") (id \($0.id ?? "?"))" }.joined(separator: ", ")) + "\n"
         for layer in layers {
             out += "\n\(layer.title ?? "(untitled)")  [\(layer.kind)\(layer.geometry.map { ", \($0)" } ?? "")\(layer.id.map { ", id \($0)" } ?? "")]\n"
+            if let offline = layer.offline { out += "  offline: \(offline.text)\n" }
             if layer.kind != "feature layer" && layer.kind != "table" && layer.kind != "feature collection" {
                 out += "  not identifiable or editable in the app\n"
                 continue

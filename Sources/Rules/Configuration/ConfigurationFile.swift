@@ -4,7 +4,7 @@ import WebMap
 /// Reading `.maprules.json`: found upward from a linted file, or named with `--config`.
 /// Shape (see `Schemas/config.schema.json`):
 /// `{"rules": {ID: "off"|"info"|"warning"|"error"}, "overrides": [{"files": [glob], "layers": [id or title],
-/// "rules": {...}}], "variables": {NAME: VALUE}}`.
+/// "rules": {...}}], "variables": {NAME: VALUE}, "offline": true|false}`.
 public enum ConfigurationFile {
     public static let fileName = ".maprules.json"
 
@@ -20,7 +20,7 @@ public enum ConfigurationFile {
             ConfigurationError(path: path, position: text.position(ofOffset: node.offset), message: message)
         }
         guard let object = root.object else { throw fail(root, "the configuration must be a JSON object") }
-        let allowed = ["$schema", "rules", "overrides", "variables"]
+        let allowed = ["$schema", "rules", "overrides", "variables", "offline"]
         for member in object.members where !allowed.contains(member.key) {
             throw ConfigurationError(path: path, position: text.position(ofOffset: member.keyOffset),
                                      message: "unknown key '\(member.key)' (expected one of \(allowed.joined(separator: ", ")))")
@@ -68,9 +68,16 @@ public enum ConfigurationFile {
                 variables[member.key] = s
             }
         }
+        var offline = false
+        if let node = object["offline"] {
+            guard let value = node.bool else { throw fail(node, "'offline' must be true or false") }
+            offline = value
+        }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return RuleConfiguration(baseDirectory: folder, rules: try settings(object["rules"]), overrides: overrides,
-                                 variables: variables, path: path)
+        var configuration = RuleConfiguration(baseDirectory: folder, rules: try settings(object["rules"]), overrides: overrides,
+                                              variables: variables, path: path)
+        configuration.offline = offline
+        return configuration
     }
 
     /// The nearest `.maprules.json` in the folder of `path` or above, if any.

@@ -30,6 +30,8 @@ public struct RuleConfiguration: Sendable {
     public var path: String?
     /// Settings from the command line (`--rule`), applied last.
     public var commandLine: [String: RuleSetting] = [:]
+    /// `"offline": true` (or `--offline`): every map is checked as one meant for offline use.
+    public var offline = false
 
     public init(baseDirectory: String = FileManager.default.currentDirectoryPath, rules: [String: RuleSetting] = [:],
                 overrides: [Override] = [], variables: [String: String] = [:], path: String? = nil) {

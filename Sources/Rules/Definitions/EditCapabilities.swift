@@ -1,6 +1,6 @@
 import WebMap
 
-/// What a feature table lets a user do, from its `capabilities` (rules.md, "editable" / "can add").
+/// What a feature table lets a user do, from its `capabilities` (docs/rules.md, "editable" / "can add").
 public struct EditCapabilities: Sendable, Equatable {
     public var isEditable: Bool
     public var canAdd: Bool

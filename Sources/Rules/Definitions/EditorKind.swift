@@ -1,6 +1,6 @@
 import WebMap
 
-/// The control the app shows for an editable field (rules.md, "editor kind").
+/// The control the app shows for an editable field (docs/rules.md, "editor kind").
 public enum EditorKind: String, Sendable, Codable {
     case choiceList = "choice-list"
     case number
@@ -11,7 +11,7 @@ public enum EditorKind: String, Sendable, Codable {
     /// The reference app asserts and shows an empty cell.
     case unsupported
 
-    /// The editor for `field` as configured by `fieldInfo`, checked in the order rules.md gives.
+    /// The editor for `field` as configured by `fieldInfo`, checked in the order docs/rules.md gives.
     public init(field: FieldDefinition, fieldInfo: PopupFieldInfo?) {
         if case .codedValue = field.domain {
             self = .choiceList

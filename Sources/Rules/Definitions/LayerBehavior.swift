@@ -1,6 +1,6 @@
 import WebMap
 
-/// What the field app does with one layer or table: the definitions at the top of rules.md, computed once
+/// What the field app does with one layer or table: the definitions at the top of docs/rules.md, computed once
 /// here for the linter, `maprules inspect` and the editing runtime alike. A class: every rule passes layers
 /// around, and copying one reference is much cheaper than copying the views it holds.
 public final class LayerBehavior: Sendable {
@@ -154,7 +154,7 @@ public final class LayerBehavior: Sendable {
     public var canDelete: Bool { isServiceBacked && isPopupEnabled && capabilities.canDelete }
 }
 
-/// A condition of add-feature eligibility (rules.md, add-feature/).
+/// A condition of add-feature eligibility (docs/rules.md, add-feature/).
 public enum AddFeatureCondition: String, Sendable, Codable, CaseIterable {
     case serviceBackedFeatureLayer = "service-backed-feature-layer"
     case metadataAvailable = "metadata-available"

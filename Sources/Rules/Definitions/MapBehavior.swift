@@ -1,6 +1,6 @@
 import WebMap
 
-/// How the app treats a relationship, seen from one layer (rules.md, "relationship kinds").
+/// How the app treats a relationship, seen from one layer (docs/rules.md, "relationship kinds").
 public enum RelationshipKind: String, Sendable, Codable {
     /// One-to-many, this layer the destination: e.g. a tree's species.
     case manyToOne = "many-to-one"

@@ -69,12 +69,16 @@ public final class MapContext {
     public let behavior: MapBehavior
     /// Why `--fetch` could not get the metadata at a URL (nil when it was not asked to, or it did).
     public let fetchFailure: (String) -> String?
+    /// The metadata JSON of any service URL (a basemap's MapServer) when a services snapshot has it.
+    public let serviceJSON: (String) -> JSONNode?
 
-    init(lint: LintContext, document: WebMapDocument, behavior: MapBehavior, fetchFailure: @escaping (String) -> String? = { _ in nil }) {
+    init(lint: LintContext, document: WebMapDocument, behavior: MapBehavior, fetchFailure: @escaping (String) -> String? = { _ in nil },
+         serviceJSON: @escaping (String) -> JSONNode? = { _ in nil }) {
         self.lint = lint
         self.document = document
         self.behavior = behavior
         self.fetchFailure = fetchFailure
+        self.serviceJSON = serviceJSON
     }
 
     /// A value several rules derive from the map, computed by the first rule that asks and shared with the

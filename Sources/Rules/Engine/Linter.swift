@@ -20,6 +20,8 @@ public struct LintOptions: Sendable {
     /// Give every diagnostic its ``Diagnostic/subject`` (what baselines fingerprint). Off by default: it costs
     /// a walk of the pointer per diagnostic, and only `--baseline` / `--write-baseline` need it.
     public var recordSubjects = false
+    /// `--offline`: check every map as one meant for offline use (rules.md, `offline/`).
+    public var offline = false
 
     public init() {}
 }
@@ -111,7 +113,7 @@ public final class Linter: @unchecked Sendable {
             return error.message
         }
         return Prepared(context: context, kind: kind, map: MapContext(lint: context, document: document, behavior: behavior,
-                                                                      fetchFailure: fetchFailure))
+                                                                      fetchFailure: fetchFailure, serviceJSON: { resolver.snapshotJSON(url: $0) }))
     }
 
     /// Lints one file's bytes. `path` is the file's path on disk (for configuration and snapshots),
@@ -177,6 +179,7 @@ public final class Linter: @unchecked Sendable {
             configuration = .default
         }
         configuration.commandLine = options.commandLineRules
+        if options.offline { configuration.offline = true }
         return configuration
     }
 

@@ -7,10 +7,14 @@ public enum RuleCatalog {
     /// Assembled once: the linter walks it for every file.
     public static let mapRules: [any MapRule.Type] =
         schemaRules + mapFamilyRules + layerRules + addFeatureRules + popupRules + arcadeRules + relatedRules + attachmentsRules
+        + offlineRules
 
     /// The rules with their IDs, read once (reading a rule's description copies all of it, examples included).
     static let documentRulesWithIds = documentRules.map { ($0, $0.description.id) }
     static let mapRulesWithIds = mapRules.map { ($0, $0.description.id) }
+
+    /// The `offline/` rules about one service-backed layer: `maprules offline generate` runs them too.
+    public static var offlineLayerRules: [any OfflineLayerRule.Type] { offlineFamilyLayerRules }
 
     public static var versionRules: [any VersionRule.Type] { versionFamilyRules }
 

@@ -2,7 +2,7 @@ import Foundation
 import FeatureServiceModel
 import WebMap
 
-/// runtime.md `copyFromContaining {layer, field, from, sourceField}`: when a feature of `layer` is added or
+/// docs/runtime.md `copyFromContaining {layer, field, from, sourceField}`: when a feature of `layer` is added or
 /// moved, `field` takes `sourceField` of the `from` polygon feature that contains its point (null when none
 /// does). The Trees sample: `{layer: Trees, field: Neighborhood, from: Neighborhoods, sourceField: NAME}`.
 public struct CopyFromContaining: EditBehaviour, Codable, Equatable {

@@ -2,7 +2,7 @@ import Foundation
 import FeatureServiceModel
 import WebMap
 
-/// runtime.md `copyFromNewestRelated {layer, relationship, fields, newestBy}`: after a one-to-many related record
+/// docs/runtime.md `copyFromNewestRelated {layer, relationship, fields, newestBy}`: after a one-to-many related record
 /// of a `layer` feature is added, updated or deleted, each of `fields` of the feature takes the value of the
 /// same-named field of its related record with the greatest `newestBy` (ties: highest object id; a local add
 /// counts as newer than any applied record). The Trees sample:
@@ -53,7 +53,7 @@ public struct CopyFromNewestRelated: EditBehaviour, Codable, Equatable {
 
 /// The shipped behaviours, by the name edit scripts use.
 public enum BehaviourConfiguration {
-    /// The Trees sample's two behaviours (runtime.md), as an example of registering them.
+    /// The Trees sample's two behaviours (docs/runtime.md), as an example of registering them.
     public static let treesOfPortland: [any EditBehaviour] = [
         CopyFromContaining(layer: "Trees", field: "Neighborhood", from: "Neighborhoods", sourceField: "NAME"),
         CopyFromNewestRelated(layer: "Trees", relationship: "Inspections", fields: ["Condition", "DBH"], newestBy: "Collected_Date"),

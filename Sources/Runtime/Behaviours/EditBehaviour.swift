@@ -23,7 +23,7 @@ public struct LocalEditEvent: Sendable {
     }
 }
 
-/// runtime.md "Behaviours": domain-specific reactions to local edits (copy the containing neighborhood's name
+/// docs/runtime.md "Behaviours": domain-specific reactions to local edits (copy the containing neighborhood's name
 /// onto a new tree...), registered by the caller, never wired into the core. A behaviour writes through the
 /// same edit path as a user (`ServiceGeodatabase.behaviourUpdate`): its changes are local edits, validated and
 /// applied with the rest; it may set fields the pop-up does not let a user edit; its own edits never fire

@@ -2,7 +2,7 @@ import Foundation
 import FeatureServiceModel
 import WebMap
 
-/// Every failure of the runtime: an identifier from runtime.md's Errors table (a rule ID of rules.md such as
+/// Every failure of the runtime: an identifier from docs/runtime.md's Errors table (a rule ID of docs/rules.md such as
 /// `add-feature/not-point`, a validation code `11001`...`11007`, or a `runtime/...` ID), a message naming the
 /// operation, layer, feature and field, and the service's numeric code for service errors.
 ///
@@ -70,7 +70,7 @@ public struct LayerReference: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension RuntimeError {
-    /// The `runtime/...` identifiers of runtime.md's Errors table.
+    /// The `runtime/...` identifiers of docs/runtime.md's Errors table.
     public enum Identifier {
         public static let localEditsPending = "runtime/local-edits-pending"
         public static let defaultVersionReadOnly = "runtime/default-version-read-only"
@@ -91,11 +91,17 @@ extension RuntimeError {
         public static let authentication = "runtime/authentication"
         public static let unreachable = "runtime/unreachable"
         public static let serviceError = "runtime/service-error"
-        /// Offline geodatabases (runtime.md, "Offline"; not in the Errors table): another command holds the file
-        /// (cli.md: "in use"), and a file that is not a usable offline geodatabase (missing, damaged,
+        /// Offline geodatabases (docs/runtime.md, "Offline"; not in the Errors table): another command holds the file
+        /// (docs/cli.md: "in use"), and a file that is not a usable offline geodatabase (missing, damaged,
         /// unregistered for a sync).
         public static let inUse = "runtime/in-use"
         public static let offlineGeodatabase = "runtime/offline-geodatabase"
+        /// Edit scripts (edit-scripts.md; not runtime.md's table): a value a step cannot use as its argument (text
+        /// for a count, a whole feature for an attribute, an unreadable attachment file), a `$NAME` reference whose
+        /// value was not saved (its step failed) or does not hold the path, and an `expect` step whose check fails.
+        public static let scriptArgument = "script/argument"
+        public static let scriptReference = "script/reference"
+        public static let expectFailed = "expect/failed"
         /// Every `runtime/...` identifier, for documentation and tests.
         public static let all = [localEditsPending, defaultVersionReadOnly, versionNotFound, cannotAdd, cannotUpdate, cannotDelete,
                                  notPopupEnabled, fieldNotEditable, unknownField, featureNotFound, relationshipNotFound,

@@ -74,12 +74,13 @@ extension ServiceGeodatabase {
         try await runBehavioursOrRestore(LocalEditEvent(kind: .update, table: table.id, feature: updated, previous: current, geometryChanged: moved), before)
     }
 
-    /// Records a local delete of the feature with `objectId`.
+    /// Records a local delete of the feature with `objectId`, refused as the app's Delete is (`requireDeletable`).
     func delete(objectId: Int64, tableID: Int) async throws {
         let table = try await info(tableID)
         let operation = "Deleting feature \(objectId)"
         try await requireEditableVersion(operation, table: table)
         let current = try await existingFeature(objectId, table: table, operation: operation)
+        try await requireDeletable(current, table: table, operation: operation)
         let objectId = current.objectId ?? objectId
         if objectId > 0 { try requireCapability(.delete, table: table, operation: operation) }
         if objectId > 0 { try await requireOwnership(of: current, table: table, update: false, operation: operation) }
@@ -116,6 +117,18 @@ extension ServiceGeodatabase {
         guard allowed else {
             throw RuntimeError(identifier, "\(operation) of \(table.title): its capabilities (\(table.metadata.capabilities.description)) do not allow \(verb).", layer: table.reference)
         }
+    }
+
+    /// runtime.md's conditions of the app's Delete, beyond capabilities: the layer or table is pop-up enabled
+    /// (`runtime/not-popup-enabled`) and, for a one-to-many child record, its parent is not in a pop-up edit session
+    /// (`runtime/parent-being-edited`). A behaviour's own edits skip them, as they skip the pop-up's other conditions.
+    func requireDeletable(_ feature: TableFeature, table: TableInfo, operation: String) async throws {
+        guard behaviourDepth == 0 else { return }
+        guard table.behavior.isPopupEnabled else {
+            throw RuntimeError(RuntimeError.Identifier.notPopupEnabled, "\(operation) of \(table.title): the \(table.kindWord) is not pop-up enabled.",
+                               layer: table.reference, objectId: feature.objectId)
+        }
+        try await requireParentNotBeingEdited(feature, table: table, operation: operation)
     }
 
     /// Ownership-based access control: others' features only when the layer allows it.

@@ -2,7 +2,7 @@ import Foundation
 import FeatureServiceModel
 import WebMap
 
-/// What `queryFeatures` asks (runtime.md "Feature tables and features").
+/// What `queryFeatures` asks (docs/runtime.md "Feature tables and features").
 public struct FeatureQuery: Sendable {
     public var whereClause: String?
     public var objectIds: [Int64]?

@@ -4,7 +4,7 @@ import FeatureServiceModel
 import WebMap
 
 /// What a crew edits: one feature service, its layers and tables, its versions, and the local edits of every
-/// table it connected (runtime.md "Service geodatabase and versions").
+/// table it connected (docs/runtime.md "Service geodatabase and versions").
 ///
 /// ```swift
 /// let service = try await InProcessFeatureService.loading(folder: "Samples/DamageAssessment",
@@ -72,7 +72,7 @@ public actor ServiceGeodatabase {
         loader = LoadOnce { [service, map] in try await Self.loadDescription(service: service, map: map) }
     }
 
-    /// A geodatabase of the feature service at `url` (`.../FeatureServer`) over HTTP, as runtime.md names it:
+    /// A geodatabase of the feature service at `url` (`.../FeatureServer`) over HTTP, as docs/runtime.md names it:
     /// `ServiceGeodatabase(url:, versionName:?, credential:?)`. Call `load()` before use.
     public init(url: String, versionName: String? = nil, credential: Credential? = nil, map: WebMapDocument? = nil,
                 timeout: Duration = .seconds(30)) throws {
@@ -179,7 +179,7 @@ public actor ServiceGeodatabase {
         edits.removeAll()
     }
 
-    /// Registers a behaviour (runtime.md "Behaviours"): it runs after the local edits it watches.
+    /// Registers a behaviour (docs/runtime.md "Behaviours"): it runs after the local edits it watches.
     public func register(_ behaviour: any EditBehaviour) { behaviours.append(behaviour) }
 
     // MARK: Sign-in

@@ -1,4 +1,4 @@
-/// runtime.md "Loading": an object that needs the network loads once. `load` is idempotent (a loaded value is
+/// docs/runtime.md "Loading": an object that needs the network loads once. `load` is idempotent (a loaded value is
 /// answered again), concurrent callers share one attempt, a failed attempt can be retried (the next `load`
 /// starts a new one), and an attempt in progress can be cancelled (its callers get the cancellation error,
 /// the next `load` starts afresh).

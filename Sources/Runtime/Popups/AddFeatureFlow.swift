@@ -3,7 +3,7 @@ import Rules
 import FeatureServiceModel
 import WebMap
 
-/// runtime.md "Adding features": the add-feature rules of rules.md (`LayerBehavior.addFeature`, the linter's
+/// docs/runtime.md "Adding features": the add-feature rules of docs/rules.md (`LayerBehavior.addFeature`, the linter's
 /// own), then a pop-up edit session for the new feature.
 extension ServiceGeodatabase {
     /// The layers a user can add features to, in the order the app lists them (operational-layer order).
@@ -55,21 +55,25 @@ extension ServiceGeodatabase {
         } else if failed.contains(.editable) || failed.contains(.canAdd) {
             identifier = RuntimeError.Identifier.cannotAdd
         } else if failed.contains(.pointGeometry) {
-            identifier = "add-feature/not-point"
+            identifier = notPoint
         } else {
-            identifier = "add-feature/popup-disabled"
+            identifier = popupDisabled
         }
         let problems = eligibility.failed.map { RuntimeError(conditionIdentifier($0, behavior), "Adding a feature to \(name): \($0.failureText).", layer: reference) }
         throw RuntimeError(identifier, "Adding a feature to \(name) is refused: \(sentence).", layer: reference, problems: problems.count > 1 ? problems : [])
     }
+
+    /// The add-feature rules' IDs, which refusals carry (runtime.md "Errors": a rule ID where a rule forbids it).
+    private static let notPoint = NotPointRule.description.id
+    private static let popupDisabled = AddFeaturePopupDisabledRule.description.id
 
     private static func conditionIdentifier(_ condition: AddFeatureCondition, _ behavior: LayerBehavior) -> String {
         switch condition {
         case .serviceBackedFeatureLayer: return behavior.layer.isServiceBacked ? RuntimeError.Identifier.notALayer : RuntimeError.Identifier.notServiceBacked
         case .metadataAvailable: return RuntimeError.Identifier.notServiceBacked
         case .editable, .canAdd: return RuntimeError.Identifier.cannotAdd
-        case .pointGeometry: return "add-feature/not-point"
-        case .popupEnabled: return "add-feature/popup-disabled"
+        case .pointGeometry: return notPoint
+        case .popupEnabled: return popupDisabled
         }
     }
 

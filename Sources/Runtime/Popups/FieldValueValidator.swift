@@ -2,7 +2,7 @@ import Foundation
 import FeatureServiceModel
 import WebMap
 
-/// runtime.md "Pop-up edit sessions": a value typed into a field is converted and checked at once by the
+/// docs/runtime.md "Pop-up edit sessions": a value typed into a field is converted and checked at once by the
 /// service core's own definition (`FieldValueConversion`, what applyEdits checks too), and its problem reported
 /// with the app's validation code: 11001 null not allowed, 11002 outside the range domain, 11003 longer than the
 /// field's length, 11004 not a number (or not a date, GUID...), 11005 / 11006 above / below the field type's

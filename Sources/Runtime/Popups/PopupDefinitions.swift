@@ -3,7 +3,7 @@ import Rules
 import FeatureServiceModel
 import WebMap
 
-/// The pop-ups of a service's layers and tables, from a web map or, without one, the defaults of runtime.md
+/// The pop-ups of a service's layers and tables, from a web map or, without one, the defaults of docs/runtime.md
 /// ("Pop-ups without a map"). Either way the facts come from the rule catalogue's own definitions
 /// (`MapBehavior`, `LayerBehavior`): pop-up enabled, display and editable fields, editor kinds, relationship
 /// kinds, add-feature eligibility. The runtime never derives them a second time.
@@ -107,7 +107,7 @@ struct PopupDefinitions: Sendable {
     }
 
     /// A web map with one layer (or table) per service layer, in service order; with `popups`, each with the
-    /// default pop-up of runtime.md, else with none.
+    /// default pop-up of docs/runtime.md, else with none.
     private static func defaultDocument(_ description: ServiceDescription, metadata: [Int: LayerMetadata], popups: Bool) throws -> (document: WebMapDocument, text: String) {
         let base = "https://in-process.maprules/arcgis/rest/services/\(description.name)/FeatureServer"
         var layers: [JSON] = []

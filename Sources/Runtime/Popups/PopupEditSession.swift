@@ -3,7 +3,7 @@ import Rules
 import FeatureServiceModel
 import WebMap
 
-/// runtime.md "Pop-up edit sessions": what a pop-up lets a user see and do with one feature, and the edit of it.
+/// docs/runtime.md "Pop-up edit sessions": what a pop-up lets a user see and do with one feature, and the edit of it.
 ///
 /// Values are validated as they are set and the per-field problems kept; `finish()` writes nothing unless
 /// everything is valid, and then reports every problem at once. The facts (display fields, editable fields and

@@ -3,7 +3,7 @@ import Rules
 import FeatureServiceModel
 import WebMap
 
-/// A related-records section of a pop-up (runtime.md): many-to-one (pick the record to point to) or
+/// A related-records section of a pop-up (docs/runtime.md): many-to-one (pick the record to point to) or
 /// one-to-many (the child records, with "Add" when the related table can add).
 public struct RelatedSection: Sendable {
     public var relationship: Relationship

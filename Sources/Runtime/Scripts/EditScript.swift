@@ -2,19 +2,31 @@ import Foundation
 import FeatureServiceModel
 import WebMap
 
-/// An edit script (edit-scripts.md), read and checked: the schema (unknown operations, wrong types), the
+/// An edit script (docs/edit-scripts.md), read and checked: the schema (unknown operations, wrong types), the
 /// references (`$NAME...` must name a value saved by an earlier step) and the behaviours. A script that passes
 /// these checks can run; one that does not is reported before anything is sent (exit 2).
 public struct EditScript: Sendable {
     public struct Step: Sendable {
         /// 1-based.
         public var index: Int
-        public var operation: String
-        public var arguments: JSON
+        public private(set) var operation: String
+        /// The operation's arguments as written (`$NAME` references not yet resolved).
+        public private(set) var arguments: JSON
         public var save: String?
         public var expectFailure: String?
         /// "path:line:column" of the step.
         public var place: String
+        /// The operation, read from `arguments` as written.
+        let written: any ScriptOperation
+        /// True when `arguments` hold `$NAME` references (then the operation is read again when the step runs).
+        let hasReferences: Bool
+
+        /// The operation to run: as written, or, when it refers to saved values, read again with them in place
+        /// (`script/reference` when a value it names was not saved).
+        func action(with saved: [String: JSON]) throws -> any ScriptOperation {
+            guard hasReferences else { return written }
+            return type(of: written).init(arguments: try ScriptValues.substitute(arguments, saved: saved, place: place))
+        }
     }
 
     public var path: String
@@ -26,11 +38,17 @@ public struct EditScript: Sendable {
     public var steps: [Step]
 
     /// The folder holding the script (attachment files and the map are relative to it).
-    public var directory: String { (path as NSString).deletingLastPathComponent }
+    public var directory: String { Self.directory(of: path) }
 
-    public static let operations = ["signIn", "fetchVersions", "createVersion", "switchVersion", "query", "addFeature", "updateAttributes",
-                                    "moveFeature", "deleteFeature", "relate", "addAttachment", "deleteAttachment", "applyEdits",
-                                    "undoLocalEdits", "expect", "expectLocalEdits"]
+    static func directory(of path: String) -> String { (path as NSString).deletingLastPathComponent }
+
+    /// The operations' keys, in the order of edit-scripts.md's table (`ScriptOperationCatalog`).
+    public static let operations = ScriptOperationCatalog.all.map { $0.name }
+
+    /// `path` as written in a script (absolute, or relative to the script's folder `directory`).
+    static func resolve(_ path: String, in directory: String) -> String {
+        path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
+    }
 
     /// Reads and checks the script at `path`; throws `EditScript.Invalid` listing every problem.
     public static func load(path: String) throws -> EditScript {
@@ -45,25 +63,20 @@ public struct EditScript: Sendable {
         for (offset, node) in (source.root["steps"]?.array ?? []).enumerated() {
             let index = offset + 1
             let object = JSON(node)
-            guard let operation = (object.objectMembers ?? []).map(\.0).first(where: operations.contains) else { continue }
+            guard let kind = (object.objectMembers ?? []).lazy.compactMap({ ScriptOperationCatalog.operation(named: $0.0) }).first else { continue }
+            let operation = kind.name
+            let arguments = object[operation] ?? .null
             let place = source.place(node)
-            for reference in references(in: object[operation] ?? .null) where !saved.contains(reference.name) {
+            let used = references(in: arguments)
+            for reference in used where !saved.contains(reference.name) {
                 let hint = saved.isEmpty ? " No earlier step saves a value." : " Saved so far: \(saved.sorted().joined(separator: ", "))."
                 problems.append("\(place): step \(index) (\(operation)) refers to '$\(reference.text)', but no earlier step has `save: \(reference.name)`.\(hint)")
             }
-            // An attachment's file is looked for before anything runs, as the map is (a reference is resolved later).
-            if operation == "addAttachment", let file = object[operation]?["file"]?.string, !file.contains("$") {
-                let resolved = file.hasPrefix("/") ? file : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(file)
-                var isDirectory: ObjCBool = false
-                if !FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) || isDirectory.boolValue {
-                    let at = node[operation]?["file"].map(source.place) ?? place
-                    problems.append("\(at): step \(index) (addAttachment): the file '\(file)' \(isDirectory.boolValue ? "is a directory" : "does not exist") (looked for \(resolved)).")
-                }
-            }
+            problems += kind.problems(in: WrittenStep(index: index, arguments: arguments, node: node, source: source, directory: directory(of: path)))
             if let name = object["save"]?.string { saved.insert(name) }
             let expected = object["expectFailure"].map { $0.string ?? $0.int.map(String.init) ?? $0.text }
-            steps.append(Step(index: index, operation: operation, arguments: object[operation] ?? .null, save: object["save"]?.string,
-                              expectFailure: expected, place: place))
+            steps.append(Step(index: index, operation: operation, arguments: arguments, save: object["save"]?.string,
+                              expectFailure: expected, place: place, written: kind.init(arguments: arguments), hasReferences: !used.isEmpty))
         }
         var behaviours: [any EditBehaviour] = []
         for entry in root["behaviours"]?.array ?? [] {
@@ -77,7 +90,7 @@ public struct EditScript: Sendable {
         }
         var mapPath: String?
         if let map = root["map"]?.string {
-            let resolved = map.hasPrefix("/") ? map : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(map)
+            let resolved = resolve(map, in: directory(of: path))
             if !FileManager.default.fileExists(atPath: resolved) {
                 problems.append("\(source.place(source.root["map"]!)): the web map '\(map)' does not exist (looked for \(resolved)).")
             }

@@ -26,21 +26,21 @@ enum ScriptValues {
 
     private static func resolve(_ reference: EditScript.Reference, saved: [String: JSON], place: String) throws -> JSON {
         guard var current = saved[reference.name] else {
-            throw RuntimeError("script/reference", "\(place): '$\(reference.text)': the step that saves '\(reference.name)' did not succeed.")
+            throw RuntimeError(RuntimeError.Identifier.scriptReference, "\(place): '$\(reference.text)': the step that saves '\(reference.name)' did not succeed.")
         }
         var walked = "$" + reference.name
         for part in reference.path {
             walked += "." + part
             if let items = current.array, let index = Int(part) {
                 guard items.indices.contains(index) else {
-                    throw RuntimeError("script/reference", "\(place): '$\(reference.text)': \(walked) is beyond the \(items.count) saved item\(items.count == 1 ? "" : "s").")
+                    throw RuntimeError(RuntimeError.Identifier.scriptReference, "\(place): '$\(reference.text)': \(walked) is beyond the \(items.count) saved item\(items.count == 1 ? "" : "s").")
                 }
                 current = items[index]
             } else if let next = current[part] ?? current.member(caseInsensitive: part) {
                 current = next
             } else {
                 let keys = current.objectMembers?.map(\.0).joined(separator: ", ") ?? current.text
-                throw RuntimeError("script/reference", "\(place): '$\(reference.text)': \(walked) does not exist (it has: \(keys.prefix(200))).")
+                throw RuntimeError(RuntimeError.Identifier.scriptReference, "\(place): '$\(reference.text)': \(walked) does not exist (it has: \(keys.prefix(200))).")
             }
         }
         return current
@@ -50,12 +50,12 @@ enum ScriptValues {
     /// attribute value: the step fails rather than writing null.
     static func attributes(_ json: JSON?) throws -> Attributes {
         if let json, json != .null, json.objectMembers == nil {
-            throw RuntimeError("script/argument", "attributes must be an object of values by field name, not \(json.text.prefix(200)).")
+            throw RuntimeError(RuntimeError.Identifier.scriptArgument, "attributes must be an object of values by field name, not \(json.text.prefix(200)).")
         }
         return Attributes(try (json?.objectMembers ?? []).map { name, value in
             switch value {
             case .object, .array:
-                throw RuntimeError("script/argument", "attribute \(name): \(value.text.count > 80 ? value.text.prefix(80) + "…" : value.text) is an object or a list, not a value (a reference to a saved feature? name one of its values: $NAME.features.0.FIELD).")
+                throw RuntimeError(RuntimeError.Identifier.scriptArgument, "attribute \(name): \(value.text.count > 80 ? value.text.prefix(80) + "…" : value.text) is an object or a list, not a value (a reference to a saved feature? name one of its values: $NAME.features.0.FIELD).")
             default:
                 return (name, AttributeValue(value))
             }

@@ -35,7 +35,7 @@ public struct ScriptReport: Sendable {
     /// 0 when every step passed, 1 when any failed, 2 when the service could not be reached.
     public var exitCode: Int32 { unreachable ? 2 : (failed > 0 ? 1 : 0) }
 
-    /// edit-scripts.md's JSON: `{"steps": [{"index", "operation", "ok", "expectedFailure", "error", "result"}], "passed", "failed"}`.
+    /// docs/edit-scripts.md's JSON: `{"steps": [{"index", "operation", "ok", "expectedFailure", "error", "result"}], "passed", "failed"}`.
     public var json: JSON {
         .object([
             ("steps", .array(steps.map { step in

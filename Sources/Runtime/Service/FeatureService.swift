@@ -42,7 +42,7 @@ public protocol FeatureService: Sendable {
     func version(named name: String) async throws -> VersionInfo
     func createVersion(name: String, access: String?, description: String) async throws -> VersionInfo
 
-    /// Offline sync (service.md, "Replicas"): a replica's data, a sync, removing a replica, the caller's replicas.
+    /// Offline sync (docs/service.md, "Replicas"): a replica's data, a sync, removing a replica, the caller's replicas.
     func createReplica(_ request: ReplicaRequest) async throws -> ReplicaPackage
     func synchronizeReplica(_ request: SyncRequest) async throws -> SyncAnswer
     func unRegisterReplica(id: String) async throws

@@ -48,7 +48,7 @@ public actor RemoteFeatureService: FeatureService {
     ///   - url: the service's `.../FeatureServer` URL (a trailing slash, a query such as `?f=json`, or a
     ///     layer's URL `.../FeatureServer/3` are accepted).
     ///   - credential: how to sign in; nil for anonymous access.
-    ///   - timeout: the bound of every request (edit-scripts.md's `--timeout`, 30 s by default).
+    ///   - timeout: the bound of every request (docs/edit-scripts.md's `--timeout`, 30 s by default).
     ///   - httpClient: a client to share; nil makes one for this service (closed by `shutdown()`).
     /// - Throws: `runtime/unreachable` when `url` is not an http(s) URL of a FeatureServer.
     public init(url: String, credential: Credential? = nil, timeout: Duration = .seconds(30), httpClient: HTTPClient? = nil) throws {

@@ -3,7 +3,7 @@ import Rules
 import FeatureServiceModel
 import WebMap
 
-/// A layer or table of a `ServiceGeodatabase` (runtime.md "Feature tables and features"): its metadata, what
+/// A layer or table of a `ServiceGeodatabase` (docs/runtime.md "Feature tables and features"): its metadata, what
 /// a user may do with it, queries that show the local edits, and local adds, updates and deletes.
 ///
 /// A light handle: the metadata is immutable and every edit goes through the geodatabase, which keeps the
@@ -42,12 +42,14 @@ public final class FeatureTable: Sendable {
 
     /// True when the feature may be updated: capabilities, the current version's policy, ownership.
     public func canUpdate(_ feature: TableFeature) async -> Bool { await permits(.update, feature) }
-    /// True when the feature may be deleted: capabilities, the current version's policy, ownership.
+    /// True when the feature may be deleted: capabilities, the current version's policy, ownership, and the app's
+    /// conditions (pop-up enabled, no parent in a pop-up edit session).
     public func canDelete(_ feature: TableFeature) async -> Bool { await permits(.delete, feature) }
 
     private func permits(_ capability: ServiceGeodatabase.Capability, _ feature: TableFeature) async -> Bool {
         do {
             try await geodatabase.requireEditableVersion("Editing", table: info)
+            if capability == .delete { try await geodatabase.requireDeletable(feature, table: info, operation: "Deleting") }
             guard (feature.objectId ?? 0) > 0 else { return true }
             try await geodatabase.requireCapability(capability, table: info, operation: "Editing")
             try await geodatabase.requireOwnership(of: feature, table: info, update: capability == .update, operation: "Editing")
@@ -75,7 +77,9 @@ public final class FeatureTable: Sendable {
     /// Records the feature's attributes and geometry as a local update.
     public func update(_ feature: TableFeature) async throws { try await geodatabase.update(feature) }
 
-    /// Records a local delete.
+    /// Records a local delete. Refused as the app's Delete is: `runtime/not-popup-enabled` when the layer or table
+    /// is not pop-up enabled, `runtime/parent-being-edited` while the record's parent (one-to-many) is in a pop-up
+    /// edit session, and by the capabilities, the version policy and ownership-based access control.
     public func delete(_ feature: TableFeature) async throws {
         guard let objectId = feature.objectId else {
             throw RuntimeError(RuntimeError.Identifier.featureNotFound, "Deleting from \(title): the feature was never added.", layer: info.reference)

@@ -4,7 +4,7 @@ import WebMap
 
 /// A feature (or a table's record) as the runtime hands it out: its table, object id, attributes and geometry.
 ///
-/// Object ids (runtime.md): nil = not in the table yet (made by `createFeature`), negative = a local add not
+/// Object ids (docs/runtime.md): nil = not in the table yet (made by `createFeature`), negative = a local add not
 /// yet applied, positive = on the service.
 public struct TableFeature: Sendable, Equatable {
     public let tableID: Int

@@ -10,7 +10,7 @@ struct TableInfo: Sendable {
     let name: String
     /// The metadata the service answered.
     let json: JSON
-    /// The feature table: metadata with the map's overrides (rules.md "feature table").
+    /// The feature table: metadata with the map's overrides (docs/rules.md "feature table").
     let metadata: LayerMetadata
     /// The pop-up and the facts the rules compute for it (from the web map, or the default pop-up).
     let behavior: LayerBehavior

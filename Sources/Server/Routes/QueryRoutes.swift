@@ -56,7 +56,7 @@ struct QueryRoutes {
 }
 
 extension QueryParameters {
-    /// Reads the `query` parameters of service.md; unknown ones are ignored, malformed ones refused
+    /// Reads the `query` parameters of docs/service.md; unknown ones are ignored, malformed ones refused
     /// with a 400 that names them.
     init(arguments a: RequestArguments) throws {
         self.init()
@@ -64,25 +64,7 @@ extension QueryParameters {
         objectIds = try a.integers("objectIds")
         outFields = a.string("outFields").map(QueryParameters.parseFieldList)
         returnGeometry = try a.bool("returnGeometry", default: true)
-        if let text = a.string("geometry") {
-            var type: GeometryType?
-            if let typeText = a.string("geometryType") {
-                guard let parsed = GeometryType(rawValue: typeText) ?? GeometryType.allCases.first(where: { $0.rawValue.caseInsensitiveCompare(typeText) == .orderedSame }) else {
-                    throw ServiceError.invalidQuery("geometryType '\(typeText.prefix(40))' is not one of \(GeometryType.allCases.map(\.rawValue).joined(separator: ", ")).")
-                }
-                type = parsed
-            }
-            do {
-                let parsed = try Geometry.parse(parameter: text, type: type)
-                geometry = parsed.geometry
-                inSR = parsed.spatialReference
-            } catch let error as ServiceError {
-                throw error
-            } catch {
-                throw ServiceError.invalidQuery("geometry: \(error)")
-            }
-        }
-        if let reference = try a.spatialReference("inSR") { inSR = reference }
+        (geometry, inSR) = try a.geometryArgument()
         if let text = a.string("spatialRel") {
             guard let relation = SpatialRelation(parameter: text) else {
                 throw ServiceError.invalidQuery("spatialRel '\(text.prefix(40))' is not supported (intersects, contains, within, envelope-intersects).")

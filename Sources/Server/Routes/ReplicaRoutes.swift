@@ -5,7 +5,7 @@ import WebMap
 import FeatureServiceModel
 
 /// `<service>/FeatureServer/createReplica`, `synchronizeReplica`, `unRegisterReplica`, `replicas` and
-/// `replicas/<id>` (service.md, "Replicas"), with ArcGIS's parameter names. Answers are synchronous
+/// `replicas/<id>` (docs/service.md, "Replicas"), with ArcGIS's parameter names. Answers are synchronous
 /// (`async=true` is refused) and JSON, with ArcGIS's `responseType` (`esriReplicaResponseTypeData`, `...Info`
 /// for `registerAtGeneration`, `...Edits`, `...NoEdits`). With `transportType=esriTransportTypeUrl` the answer is kept and
 /// `{"responseUrl"}` names it under `replicaFiles/<id>.json`, served to whoever may use the replica;
@@ -188,25 +188,7 @@ extension ReplicaRequest {
             }
         }
         if let text = a.string("layerQueries") { layerQueries = try ReplicaLayerQuery.parseLayerQueries(text) }
-        if let text = a.string("geometry") {
-            var type: GeometryType?
-            if let typeText = a.string("geometryType") {
-                guard let parsed = GeometryType.allCases.first(where: { $0.rawValue.caseInsensitiveCompare(typeText) == .orderedSame }) else {
-                    throw ServiceError.invalidParameter("geometryType '\(typeText.prefix(40))' is not one of \(GeometryType.allCases.map(\.rawValue).joined(separator: ", ")).")
-                }
-                type = parsed
-            }
-            do {
-                let parsed = try Geometry.parse(parameter: text, type: type)
-                geometry = parsed.geometry
-                inSpatialReference = parsed.spatialReference
-            } catch let error as ServiceError {
-                throw error
-            } catch {
-                throw ServiceError.invalidParameter("geometry: \(error)")
-            }
-        }
-        if let reference = try a.spatialReference("inSR") { inSpatialReference = reference }
+        (geometry, inSpatialReference) = try a.geometryArgument()
         returnAttachments = try a.bool("returnAttachments", default: false)
         if let text = a.string("syncModel") { syncModel = try SyncModel(parameter: text) }
         if let text = a.string("syncDirection") { syncDirection = try SyncDirection(parameter: text) }

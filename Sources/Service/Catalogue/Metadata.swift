@@ -19,8 +19,9 @@ extension ServiceCore {
     }
 
     /// `<service>/FeatureServer`: the root metadata as stored, with what the core actually does filled in
-    /// honestly (`hasVersionedData`, `maxRecordCount`, `supportsApplyEditsWithGlobalIds`, `syncEnabled`,
-    /// `syncCapabilities` and "Sync" among the capabilities: replicas, service.md).
+    /// honestly (`hasVersionedData`, `maxRecordCount`, `supportsApplyEditsWithGlobalIds`; when some layer's
+    /// capabilities include Sync, `syncEnabled`, `syncCapabilities` and "Sync" among the root's capabilities:
+    /// replicas, docs/service.md. Without one, `syncEnabled` is false and no `syncCapabilities` are claimed).
     public func serviceInfo(service name: String, as caller: Caller) throws -> JSON {
         let service = try self.service(name)
         try AccessPolicy(core: self, service: service, caller: caller).requireQuery()
@@ -28,9 +29,15 @@ extension ServiceCore {
         root.set("hasVersionedData", .bool(service.isBranchVersioned))
         root.set("maxRecordCount", .int(service.maxRecordCount))
         root.set("supportsApplyEditsWithGlobalIds", .bool(true))
-        root.set("syncEnabled", .bool(true))
-        root.set("syncCapabilities", ServiceCore.syncCapabilities)
-        if let capabilities = root["capabilities"]?.string,
+        // createReplica takes only layers that list Sync (and have a global id).
+        let syncs = service.layers.contains { $0.metadata.capabilities.contains("Sync") && $0.globalIdField != nil }
+        root.set("syncEnabled", .bool(syncs))
+        if syncs {
+            root.set("syncCapabilities", ServiceCore.syncCapabilities)
+        } else if case .object(let members) = root {
+            root = .object(members.filter { $0.0 != "syncCapabilities" })
+        }
+        if syncs, let capabilities = root["capabilities"]?.string,
            !capabilities.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces).caseInsensitiveCompare("Sync") == .orderedSame }) {
             root.set("capabilities", .string(capabilities.isEmpty ? "Sync" : capabilities + ",Sync"))
         }

@@ -579,11 +579,22 @@ extension ShippedSamples {
     "currentVersion": 11.1,
     "serviceDescription": "Trees of Portland: street trees, their species and inspections, with neighborhood boundaries. Invented sample data for MapRules.",
     "hasVersionedData": false,
-    "supportsDisconnectedEditing": false,
-    "syncEnabled": false,
+    "supportsDisconnectedEditing": true,
+    "syncEnabled": true,
+    "syncCapabilities": {
+      "supportsAsync": false,
+      "supportsRegisteringExistingData": true,
+      "supportsSyncDirectionControl": true,
+      "supportsPerLayerSync": true,
+      "supportsPerReplicaSync": true,
+      "supportsRollbackOnFailure": true,
+      "supportsAttachmentsSyncDirection": false,
+      "supportsSyncModelNone": false,
+      "supportsBiDirectionalSyncForServer": true
+    },
     "supportedQueryFormats": "JSON, geoJSON, PBF",
     "maxRecordCount": 2000,
-    "capabilities": "Create,Delete,Query,Update,Uploads,Editing",
+    "capabilities": "Create,Delete,Query,Update,Uploads,Editing,Sync",
     "description": "Trees of Portland: street trees, their species and inspections, with neighborhood boundaries. Invented sample data for MapRules.",
     "copyrightText": "Invented sample data for MapRules; not real records.",
     "spatialReference": {
@@ -982,7 +993,7 @@ extension ShippedSamples {
         "composite": false
       }
     ],
-    "capabilities": "Create,Delete,Query,Update,Uploads,Editing",
+    "capabilities": "Create,Delete,Query,Update,Uploads,Editing,Sync",
     "maxRecordCount": 2000,
     "supportedQueryFormats": "JSON, geoJSON, PBF",
     "advancedQueryCapabilities": {
@@ -1134,7 +1145,7 @@ extension ShippedSamples {
       }
     ],
     "relationships": [],
-    "capabilities": "Query",
+    "capabilities": "Query,Sync",
     "maxRecordCount": 2000,
     "supportedQueryFormats": "JSON, geoJSON, PBF",
     "advancedQueryCapabilities": {
@@ -1324,7 +1335,7 @@ extension ShippedSamples {
         "composite": false
       }
     ],
-    "capabilities": "Query",
+    "capabilities": "Query,Sync",
     "maxRecordCount": 2000,
     "supportedQueryFormats": "JSON, geoJSON, PBF",
     "advancedQueryCapabilities": {
@@ -1528,7 +1539,7 @@ extension ShippedSamples {
         "composite": false
       }
     ],
-    "capabilities": "Create,Query,Update,Delete,Editing",
+    "capabilities": "Create,Query,Update,Delete,Editing,Sync",
     "maxRecordCount": 2000,
     "supportedQueryFormats": "JSON, geoJSON, PBF",
     "advancedQueryCapabilities": {
@@ -3129,11 +3140,22 @@ extension ShippedSamples {
     "currentVersion": 11.1,
     "serviceDescription": "Damage Assessment: commercial buildings in Naperville, Illinois, inspected after severe weather. Branch versioned: crews edit in their own versions. Invented sample data for MapRules.",
     "hasVersionedData": true,
-    "supportsDisconnectedEditing": false,
-    "syncEnabled": false,
+    "supportsDisconnectedEditing": true,
+    "syncEnabled": true,
+    "syncCapabilities": {
+      "supportsAsync": false,
+      "supportsRegisteringExistingData": true,
+      "supportsSyncDirectionControl": true,
+      "supportsPerLayerSync": true,
+      "supportsPerReplicaSync": true,
+      "supportsRollbackOnFailure": true,
+      "supportsAttachmentsSyncDirection": false,
+      "supportsSyncModelNone": false,
+      "supportsBiDirectionalSyncForServer": true
+    },
     "supportedQueryFormats": "JSON, geoJSON, PBF",
     "maxRecordCount": 2000,
-    "capabilities": "Create,Delete,Query,Update,Uploads,Editing",
+    "capabilities": "Create,Delete,Query,Update,Uploads,Editing,Sync",
     "description": "Damage Assessment: commercial buildings in Naperville, Illinois, inspected after severe weather. Branch versioned: crews edit in their own versions. Invented sample data for MapRules.",
     "copyrightText": "Invented sample data for MapRules; not real records.",
     "spatialReference": {
@@ -3629,7 +3651,7 @@ extension ShippedSamples {
       }
     ],
     "relationships": [],
-    "capabilities": "Create,Delete,Query,Update,Uploads,Editing",
+    "capabilities": "Create,Delete,Query,Update,Uploads,Editing,Sync",
     "maxRecordCount": 2000,
     "supportedQueryFormats": "JSON, geoJSON, PBF",
     "advancedQueryCapabilities": {

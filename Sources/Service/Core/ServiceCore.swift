@@ -6,7 +6,7 @@ import FeatureServiceModel
 /// The feature service core: a catalogue of feature services loaded from sample folders into a store
 /// (SQLite through GRDB, or PostgreSQL), a branch-versioned store, edit semantics, version management, users and tokens. No HTTP.
 ///
-/// Every endpoint of service.md maps to one method taking typed parameters and a `Caller`, and answering
+/// Every endpoint of docs/service.md maps to one method taking typed parameters and a `Caller`, and answering
 /// a `Codable` value; refusals throw `ServiceError` (with the Esri code), per-feature edit failures are
 /// `EditError`s inside the results. The HTTP face (Sources/Server) decodes requests into these calls; the
 /// runtime calls the same methods in-process as its "mock" service.
@@ -76,7 +76,7 @@ public final class ServiceCore: Sendable {
     private init(database: any Store, directory: Directory, configuration: Configuration,
                  catalogue: [String: ServiceModel], startup: StartupReport) {
         self.database = database
-        self.sessions = SessionRegistry(sharedBy: (database as? PostgresStore)?.serverKey)
+        self.sessions = SessionRegistry(store: database)
         self.directory = directory
         self.configuration = configuration
         self.catalogue = catalogue
@@ -86,15 +86,10 @@ public final class ServiceCore: Sendable {
     /// Opens (creating or migrating) the database, loads the sample folders that are not in it yet, and
     /// reads the users file.
     public static func open(_ configuration: Configuration) async throws -> ServiceCore {
-        let store: any Store
-        if let postgres = configuration.postgres {
-            store = try await PostgresStore.open(url: postgres, poolSize: configuration.postgresPoolSize)
-        } else {
-            store = try SQLiteStore.open(path: configuration.database, singleConnection: configuration.singleConnection)
-        }
+        let store = try await configuration.openStore()
 
         let usersFile = try configuration.users ?? configuration.usersFile.map(UsersFile.load(path:))
-        let directory = Directory(file: usersFile, shared: store.dialect == .postgres ? store : nil)
+        let directory = Directory(file: usersFile, shared: store.sharesSessionsBetweenServers ? store : nil)
 
         var loaded: [String] = []
         var reused: [String] = []
@@ -111,11 +106,11 @@ public final class ServiceCore: Sendable {
             }
             if inserted { loaded.append(sample.name) } else { reused.append(sample.name) }
         }
-        if !loaded.isEmpty && store.dialect == .postgres {
+        if !loaded.isEmpty, let refresh = store.dialect.refreshStatistics {
             // Statistics of the rows just loaded, at once: until autovacuum gets to them, PostgreSQL plans
             // pages with guesses (measured: 640-730 paged queries/s on a fresh 100,000-row load, 1,020-1,220 after
             // VACUUM ANALYZE; ANALYZE alone, all a transaction allows, was not measured apart).
-            try await store.write { db in try db.execute("ANALYZE") }
+            try await store.write { db in try db.execute(refresh) }
         }
 
         let catalogue = try await store.read { db in try Self.readCatalogue(db) }

@@ -29,19 +29,12 @@ extension ServiceCore {
             try Self.checkCapabilities(entry, layer: layer, options: options)
             layers.append(layer)
         }
-        let sessions = self.sessions
         let targets = layers
         do {
-            return try await database.write { db in
-                let version = try Self.resolveVersion(db, service: service, name: options.gdbVersion, policy: policy)
-                try policy.requireEdit(version)
-                try sessions.checkEdit(version: version, sessionID: options.sessionID, in: db)
-                let moment = try Self.nextMoment(db, service: service.name)
-                var writer = EditWriter(db: db, service: service, version: version, moment: moment, policy: policy, options: options)
+            return try await editTransaction(service: service, policy: policy, options: options, layers: targets) { writer in
                 var results: [LayerEditResults] = []
                 for (entry, layer) in zip(edits, targets) { results.append(try writer.apply(entry, layer: layer)) }
                 if options.rollbackOnFailure && !results.allSatisfy(\.succeeded) { throw RollbackRequest(results: results) }
-                try writer.finish(touchedLayers: Set(targets.map(\.key)))
                 return results
             }
         } catch let rollback as RollbackRequest {
@@ -52,7 +45,8 @@ extension ServiceCore {
 
 extension ServiceCore {
     /// Runs `body` in one write transaction at one new moment, in the version `options.gdbVersion` names,
-    /// after the access and session checks every edit goes through.
+    /// after the access and session checks every edit goes through (`applyEdits`, the attachment operations);
+    /// the moment bookkeeping of `layers` is written once `body` returns, and nothing is written when it throws.
     func editTransaction<T: Sendable>(service: ServiceModel, policy: AccessPolicy, options: EditOptions, layers: [LayerModel],
                                       _ body: @escaping @Sendable (inout EditWriter) throws -> T) async throws -> T {
         try policy.requireSignedIn()

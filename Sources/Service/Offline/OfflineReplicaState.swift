@@ -86,10 +86,7 @@ enum OfflineStateStore {
     }
 
     static func read(_ db: any StoreConnection) throws -> OfflineReplicaState? {
-        let exists: StoreSQL = db.dialect == .sqlite
-            ? "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'offlineReplica'"
-            : "SELECT count(*) FROM pg_tables WHERE tablename = 'offlinereplica' AND schemaname = current_schema()"
-        guard try db.fetchValue(exists, as: Int64.self) ?? 0 > 0,
+        guard try db.fetchValue(db.dialect.tableExists("offlineReplica"), as: Int64.self) ?? 0 > 0,
               let text = try db.fetchValue("SELECT state FROM offlineReplica WHERE id = 1", as: String.self) else { return nil }
         return try JSONDecoder().decode(OfflineReplicaState.self, from: Data(text.utf8))
     }

@@ -25,9 +25,10 @@ extension ServiceCore {
     /// it is where that is provably the same text, `StoredAttributesWriter`), without building the features.
     ///
     /// A short read (`QueryPlan.isShortRead`: a page of DEFAULT without filter or order) is made synchronously on
-    /// the calling task's thread when the store is SQLite, without the hop to GRDB's reader queue and back (fewer
-    /// thread hand-offs, a shorter answer time); call it from the concurrency pool, never from an event loop. With
-    /// PostgreSQL it is first tried as one statement without a transaction (`singleStatementPage`). Any other query
+    /// the calling task's thread when the store can (`Store.readOnCallingThread`: SQLite, without the hop to GRDB's
+    /// reader queue and back: fewer thread hand-offs, a shorter answer time); call it from the concurrency pool,
+    /// never from an event loop. Else, when the store answers a statement alone (`Store.answerAlone`: PostgreSQL),
+    /// it is first tried as one statement without a transaction (`singleStatementPage`). Any other query
     /// is read through the store's asynchronous read, so that a long one does not hold one of the pool's few
     /// threads.
     public func queryText(service name: String, layer layerId: Int, _ parameters: QueryParameters, as caller: Caller) async throws -> [UInt8] {
@@ -36,12 +37,12 @@ extension ServiceCore {
             try query.plan.runText(db, view: query.view(db), anchors: query.anchors)
         }
         let answer: QueryPlan.TextAnswer
-        if query.plan.isShortRead, let sqlite = database as? SQLiteStore {
-            answer = try sqlite.readHere(read)
-        } else if let postgres = database as? PostgresStore,
-                  let page = query.plan.singleStatementPage(service: query.service.name, policy: query.policy, anchors: query.anchors),
-                  case let answer = try await postgres.answer(page.sql),
-                  case let text = try query.plan.pageText(page, rows: answer.forEach), text.count > 0 {
+        if query.plan.isShortRead, let here = try database.readOnCallingThread(read) {
+            answer = here
+        } else if let page = query.plan.singleStatementPage(service: query.service.name, policy: query.policy, anchors: query.anchors,
+                                                            dialect: database.dialect),
+                  let rows = try await database.answerAlone(page.sql),
+                  case let text = try query.plan.pageText(page, rows: rows.forEach), text.count > 0 {
             return text.bytes
         } else {
             answer = try await database.read(read)
@@ -160,7 +161,7 @@ struct QueryPlan {
     }
 
     /// The compiler of this plan's layer for a store's dialect.
-    func compiler(_ dialect: StoreDialect) -> QueryCompiler { QueryCompiler(layer: layer, dialect: dialect) }
+    func compiler(_ dialect: SQLDialect) -> QueryCompiler { QueryCompiler(layer: layer, dialect: dialect) }
 
     /// The filters of the query as `AND ...` terms over the row aliased `r` (all but the exact spatial one).
     private func filters(_ compiler: QueryCompiler) -> StoreSQL {
@@ -436,13 +437,14 @@ struct QueryPlan {
     /// page's cost alike whatever the start, so after its first custom plans it keeps one generic plan of the
     /// prepared statement and stops planning the page on every run (`singleStatementPage`).
     ///
-    /// In PostgreSQL, a page from a start (or from the first object) is one range of the partial index of DEFAULT's
-    /// live rows (`featureRow.defaultLive`, kept by a trigger on `head`: `PostgresSchema` v4) instead of a walk of
-    /// the head index with a primary-key look-up of each row.
-    func unfilteredPage(_ shape: PageShape, from start: Int64?, dialect: StoreDialect, opaqueStart: Bool = false, checks: StoreSQL = "") -> StoreSQL {
+    /// Where the dialect flags DEFAULT's live rows (`SQLDialect.flagsDefaultLiveRows`: PostgreSQL), a page from a
+    /// start (or from the first object) is one range of the partial index of DEFAULT's live rows
+    /// (`featureRow.defaultLive`, kept by a trigger on `head`: `PostgresSchema` v4) instead of a walk of the head
+    /// index with a primary-key look-up of each row.
+    func unfilteredPage(_ shape: PageShape, from start: Int64?, dialect: SQLDialect, opaqueStart: Bool = false, checks: StoreSQL = "") -> StoreSQL {
         let (select, limit, offset) = (shape.select, shape.limit, shape.offset)
         let layerKey = String(layer.key)
-        if dialect == .postgres && (start != nil || offset == 0) {
+        if dialect.flagsDefaultLiveRows && (start != nil || offset == 0) {
             var from: StoreSQL = ""
             if let start { from = opaqueStart ? " AND r.objectId >= (SELECT \(start))" : " AND r.objectId >= \(start)" }
             return """
@@ -527,19 +529,10 @@ struct QueryPlan {
         }
         var sql: StoreSQL = "SELECT \(selections.joined(separator: ", ")) \(source)"
         if !groups.isEmpty {
-            switch db.dialect {
-            case .sqlite:
-                let keys = groups.map { compiler.field($0) }.joined(separator: ", ")
-                sql.append(literal: " GROUP BY \(keys) ORDER BY \(keys)")
-            case .postgres:
-                // By position: the keys' SQL binds its member names, and PostgreSQL does not take two spellings
-                // with different parameters for the same expression. NULL first, as SQLite orders it.
-                let positions = groups.indices.map { "\($0 + 1)" }
-                sql.append(literal: "\(raw: " GROUP BY " + positions.joined(separator: ", ") + " ORDER BY " + positions.map { $0 + " NULLS FIRST" }.joined(separator: ", "))")
-            }
+            sql.append(db.dialect.groupAndOrder(by: groups.map { compiler.field($0) }))
         }
         let rows = try db.fetchAll(sql)
-        let exactIntegers = db.dialect == .postgres
+        let exactIntegers = !db.dialect.keepsIntegerType
         let features = rows.map { row -> Feature in
             var attributes = Attributes()
             for (index, name) in outNames.enumerated() {

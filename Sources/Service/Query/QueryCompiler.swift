@@ -14,9 +14,9 @@ import FeatureServiceModel
 /// ignoring ASCII case only, NULL ordered first).
 struct QueryCompiler {
     let layer: LayerModel
-    let dialect: StoreDialect
+    let dialect: SQLDialect
 
-    init(layer: LayerModel, dialect: StoreDialect) {
+    init(layer: LayerModel, dialect: SQLDialect) {
         self.layer = layer
         self.dialect = dialect
     }
@@ -231,12 +231,7 @@ struct QueryCompiler {
     /// The `ORDER BY` list of `terms`, ending with the object id (a total order). NULL first when ascending and
     /// last when descending, as SQLite orders them.
     func orderBy(_ terms: [OrderTerm]) -> StoreSQL {
-        var parts: [StoreSQL] = terms.map { term in
-            switch dialect {
-            case .sqlite: return "\(field(term.field)) \(raw: term.descending ? "DESC" : "ASC")"
-            case .postgres: return "\(field(term.field)) \(raw: term.descending ? "DESC NULLS LAST" : "ASC NULLS FIRST")"
-            }
-        }
+        var parts: [StoreSQL] = terms.map { term in "\(field(term.field)) \(raw: dialect.orderDirection(descending: term.descending))" }
         parts.append("r.objectId")
         return parts.joined(separator: ", ")
     }

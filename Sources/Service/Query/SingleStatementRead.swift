@@ -11,7 +11,7 @@ extension QueryPlan {
     /// nil when the object ids of a deep page are not cached. When the statement answers no row (a check failed, or
     /// the page is empty), the caller makes the full read, which answers each case exactly (an error, a page from
     /// fresh object ids, an empty page).
-    func singleStatementPage(service: String, policy: AccessPolicy, anchors: PageAnchors) -> Page? {
+    func singleStatementPage(service: String, policy: AccessPolicy, anchors: PageAnchors, dialect: SQLDialect) -> Page? {
         guard isShortRead else { return nil }
         let shape = pageShape
         var checks: StoreSQL = " AND EXISTS (SELECT 1 FROM version v WHERE v.service = \(service) AND v.branch = 0"
@@ -23,6 +23,6 @@ extension QueryPlan {
             checks.append(" AND EXISTS (SELECT 1 FROM layer l WHERE l.key = \(raw: String(layer.key)) AND l.defaultMoment = \(cached.moment))")
             start = cached.objectId
         }
-        return Page(sql: unfilteredPage(shape, from: start, dialect: .postgres, opaqueStart: true, checks: checks), limit: shape.limit, withGeometry: shape.withGeometry)
+        return Page(sql: unfilteredPage(shape, from: start, dialect: dialect, opaqueStart: true, checks: checks), limit: shape.limit, withGeometry: shape.withGeometry)
     }
 }

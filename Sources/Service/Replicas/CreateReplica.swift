@@ -26,6 +26,11 @@ extension ServiceCore {
         for layer in layers where layer.globalIdField == nil {
             throw ServiceError.invalidParameter("\(layer.title) has no global id field: only layers and tables with a global id can be replicated.")
         }
+        // As ArcGIS does: only layers whose capabilities include Sync (what the service advertises) are replicated.
+        let unsynced = layers.filter { !$0.metadata.capabilities.contains("Sync") }
+        if !unsynced.isEmpty {
+            throw ServiceError.invalidParameter("Sync is not enabled on \(unsynced.map(\.title).joined(separator: ", ")): its capabilities lack Sync, so it cannot be replicated.")
+        }
         var area: Geometry?
         if let geometry = request.geometry {
             let fallback = service.root["spatialReference"].flatMap(SpatialReference.init(json:))?.normalized ?? .webMercator

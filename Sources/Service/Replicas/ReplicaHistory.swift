@@ -23,7 +23,7 @@ struct GenerationView: Sendable {
 }
 
 /// Reading the branch history at a generation, and what changed since one: exact, because every write
-/// is a row with its moment (service.md, "Storage model").
+/// is a row with its moment (docs/service.md, "Storage model").
 enum ReplicaHistory {
     /// The row an object read as at generation `g` (deletes included; nil when it did not exist then).
     static func row(_ db: any StoreConnection, layerKey: Int64, objectId: Int64, at g: GenerationView) throws -> FeatureRowRecord? {

@@ -4,7 +4,7 @@ import WebMap
 
 /// The database schema, as numbered migrations in one migrator. Add a migration; never edit a shipped one.
 ///
-/// Storage model (service.md, "Storage model"):
+/// Storage model (docs/service.md, "Storage model"):
 /// - `featureRow` holds every state any feature ever had. Rows are never updated in place: an add, an
 ///   update and a delete each insert a row carrying the branch it belongs to (0 = DEFAULT, otherwise the
 ///   version's branch) and the moment it was written; a delete is a row with `isDelete`.
@@ -12,6 +12,13 @@ import WebMap
 ///   newest row: reading DEFAULT or a version's own edits costs what it returns, whatever the history.
 /// - `version` is one metadata row per branch version; creating a version inserts that row and nothing
 ///   else, so it costs the same whatever the data size.
+///
+/// The tables as they stand after every migration are defined once, in `StoreTables`; `StoreTablesTests` checks
+/// that this migrator (from nothing, and from a database of v2) and `PostgresSchema` both arrive at them. The two
+/// migration lists are numbered alike but differ from v3 on, and each store records the names it applied, so
+/// neither list may be renumbered: SQLite's v3 renames the envelope columns `xmin`... to `minX`... (PostgreSQL's
+/// v1 already named them so), while PostgreSQL's v3 adds the `token` and `versionLock` tables that only a shared
+/// store has, and its v4 the `defaultLive` flag.
 enum Schema {
     /// The first migration's identifier: a SQLite file whose `grdb_migrations` records it was made by MapRules.
     static let firstMigration = "v1: catalogue, rows, versions, attachments"

@@ -43,7 +43,7 @@ extension ServiceCore {
     public func revoke(token: String) async throws { try await directory.revoke(token: token) }
 }
 
-/// Who may do what (rules.md, "Access permissions"; service.md, "Auth and users"). Who may view and edit
+/// Who may do what (docs/rules.md, "Access permissions"; docs/service.md, "Auth and users"). Who may view and edit
 /// a version is said in one place, Versioning/VersionAccessCheck.swift.
 struct AccessPolicy {
     let core: ServiceCore

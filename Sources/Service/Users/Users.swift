@@ -4,7 +4,7 @@ import HummingbirdBcrypt
 import FeatureServiceModel
 import WebMap
 
-/// A user's role (service.md, "Auth and users").
+/// A user's role (docs/service.md, "Auth and users").
 public enum Role: String, Sendable, Codable, CaseIterable {
     /// Portal administrator: may view and edit every version of every service.
     case admin

@@ -6,33 +6,6 @@ import WebMap
 private struct ReconcileAbort: Error { var moment: Int64 }
 
 extension ServiceCore {
-    /// The version's own (not yet posted) newest rows of a layer, by object id.
-    static func pendingRows(_ db: any StoreConnection, layerKey: Int64, version: VersionRecord) throws -> [Int64: FeatureRowRecord] {
-        let rows = try db.fetchRecords(FeatureRowRecord.self, """
-            SELECT r.* FROM head h JOIN featureRow r ON r.id = h.rowId
-            WHERE h.layerKey = \(layerKey) AND h.branch = \(version.branch) AND h.moment > \(version.baseMoment) ORDER BY h.objectId
-            """)
-        return Dictionary(uniqueKeysWithValues: rows.map { ($0.objectId, $0) })
-    }
-
-    /// The objects of a layer written to DEFAULT after `moment`.
-    static func changedInDefault(_ db: any StoreConnection, layerKey: Int64, since moment: Int64) throws -> Set<Int64> {
-        Set(try db.fetchValues("SELECT DISTINCT objectId FROM featureRow WHERE layerKey = \(layerKey) AND branch = 0 AND moment > \(moment)",
-                               as: Int64.self))
-    }
-
-    /// Field names whose values differ between two states ("SHAPE" for the geometry).
-    static func changedFields(from old: FeatureRowRecord, to new: FeatureRowRecord, layer: LayerModel) throws -> Set<String> {
-        let a = try RowStore.decodeAttributes(old.attributes), b = try RowStore.decodeAttributes(new.attributes)
-        var changed = Set<String>()
-        for field in layer.fields where !layer.isSystemMaintained(field) {
-            let x = a[field.name] ?? .null, y = b[field.name] ?? .null
-            if !x.sameValue(as: y) { changed.insert(field.name) }
-        }
-        if old.geometry != new.geometry, try RowStore.decodeGeometry(old.geometry) != RowStore.decodeGeometry(new.geometry) { changed.insert("SHAPE") }
-        return changed
-    }
-
     /// `reconcile`: finds the objects changed both in the version and in DEFAULT since the common ancestor
     /// (conflicts: update-update, update-delete, delete-update, by object or by attribute), resolves them in
     /// favour of the version while listing them in `conflicts`, merges non-conflicting attribute changes
@@ -40,57 +13,30 @@ extension ServiceCore {
     /// when there is a conflict; `withPost` posts once reconciled.
     public func reconcile(service name: String, version: String, sessionId: String? = nil, abortIfConflicts: Bool = false,
                           conflictDetection: ConflictDetection = .byObject, withPost: Bool = false, as caller: Caller) async throws -> ReconcileResponse {
-        let service = try self.service(name)
-        let policy = AccessPolicy(core: self, service: service, caller: caller)
-        try policy.requireSignedIn()
-        let record = try await database.read { db in try Self.resolveVersion(db, service: service, name: version, policy: policy) }
-        guard !record.isDefault else { throw ServiceError.versionOperationFailed("Unable to reconcile.", "sde.DEFAULT cannot be reconciled with itself.") }
-        try policy.requireEdit(record)
-        try await requireSessionIfLocked(record, sessionId: sessionId)
+        let (service, record) = try await namedVersionToChange(service: name, version: version, sessionId: sessionId, as: caller,
+                                                               refusedForDefault: ("Unable to reconcile.", "sde.DEFAULT cannot be reconciled with itself."))
         do {
             let (hasConflicts, moment) = try await database.write { db -> (Bool, Int64) in
                 let moment = try Self.nextMoment(db, service: service.name)
                 var version = try Self.version(db, id: record.id!) ?? record
                 try db.execute("DELETE FROM conflict WHERE versionId = \(version.id!)")
                 var conflictCount = 0
-                for layer in service.layers {
-                    let pending = try Self.pendingRows(db, layerKey: layer.key, version: version)
-                    guard !pending.isEmpty else { continue }
-                    let changedInDefault = try Self.changedInDefault(db, layerKey: layer.key, since: version.ancestorMoment)
-                    for objectId in pending.keys.sorted() where changedInDefault.contains(objectId) {
-                        let mine = pending[objectId]!
-                        guard let theirs = try RowStore.visibleRow(db, layerKey: layer.key, objectId: objectId, view: .defaultVersion) else { continue }
-                        let ancestor = try RowStore.defaultRow(db, layerKey: layer.key, objectId: objectId, atOrBefore: version.ancestorMoment)
-                        var kind: ConflictKind?
-                        var fields: [String] = []
-                        switch (mine.isDelete, theirs.isDelete) {
-                        case (true, true): kind = nil
-                        case (true, false): kind = .deleteUpdate
-                        case (false, true): kind = .updateDelete
-                        case (false, false):
-                            guard let ancestor, !ancestor.isDelete else { kind = .updateUpdate; break }
-                            let mineChanged = try Self.changedFields(from: ancestor, to: mine, layer: layer)
-                            let theirsChanged = try Self.changedFields(from: ancestor, to: theirs, layer: layer)
-                            let both = mineChanged.intersection(theirsChanged)
-                            if conflictDetection == .byObject || !both.isEmpty {
-                                kind = .updateUpdate
-                                fields = both.sorted()
-                            } else if !theirsChanged.isEmpty {
-                                // No conflict by attribute: merge DEFAULT's changes into the version's row.
-                                var merged = try RowStore.decodeAttributes(mine.attributes)
-                                let theirsAttributes = try RowStore.decodeAttributes(theirs.attributes)
-                                for field in theirsChanged where field != "SHAPE" { merged[field] = theirsAttributes[field] ?? .null }
-                                let geometry = theirsChanged.contains("SHAPE") ? try RowStore.decodeGeometry(theirs.geometry) : try RowStore.decodeGeometry(mine.geometry)
-                                try RowStore.write(db, layerKey: layer.key, branch: version.branch, moment: moment,
-                                                   row: .init(objectId: objectId, globalId: mine.globalId, isDelete: false, attributes: merged, geometry: geometry))
-                            }
-                        }
-                        if let kind {
-                            conflictCount += 1
-                            let conflict = ConflictRecord(id: nil, versionId: version.id!, layerKey: layer.key, objectId: objectId, kind: kind.rawValue,
-                                                          fields: JSON.array(fields.map(JSON.string)).text, inspected: false, ancestorMoment: version.ancestorMoment)
-                            try db.insert(conflict)
-                        }
+                try Self.forEachReconcileCase(db, service: service, version: version, detection: conflictDetection) { layer, found in
+                    switch found.outcome {
+                    case .conflict(let kind, let fields):
+                        conflictCount += 1
+                        try Self.recordConflict(db, kind: kind, fields: fields, objectId: found.objectId, layer: layer, version: version)
+                    case .merge(let theirsChanged):
+                        // No conflict by attribute: merge DEFAULT's changes into the version's row.
+                        let (mine, theirs) = (found.mine, found.theirs)
+                        var merged = try RowStore.decodeAttributes(mine.attributes)
+                        let theirsAttributes = try RowStore.decodeAttributes(theirs.attributes)
+                        for field in theirsChanged where field != "SHAPE" { merged[field] = theirsAttributes[field] ?? .null }
+                        let geometry = theirsChanged.contains("SHAPE") ? try RowStore.decodeGeometry(theirs.geometry) : try RowStore.decodeGeometry(mine.geometry)
+                        try RowStore.write(db, layerKey: layer.key, branch: version.branch, moment: moment,
+                                           row: .init(objectId: found.objectId, globalId: mine.globalId, isDelete: false, attributes: merged, geometry: geometry))
+                    case .none:
+                        break
                     }
                 }
                 if conflictCount > 0 && abortIfConflicts { throw ReconcileAbort(moment: version.ancestorMoment) }
@@ -110,39 +56,27 @@ extension ServiceCore {
         }
     }
 
+    /// What reconcile, post and restoreRows change: a named version (never DEFAULT: `refusedForDefault` says why)
+    /// that the signed-in caller may edit, and that no other session is editing.
+    private func namedVersionToChange(service name: String, version: String, sessionId: String?, as caller: Caller,
+                                      refusedForDefault: (message: String, detail: String)) async throws -> (ServiceModel, VersionRecord) {
+        let service = try self.service(name)
+        let policy = AccessPolicy(core: self, service: service, caller: caller)
+        try policy.requireSignedIn()
+        let record = try await database.read { db in try Self.resolveVersion(db, service: service, name: version, policy: policy) }
+        guard !record.isDefault else { throw ServiceError.versionOperationFailed(refusedForDefault.message, refusedForDefault.detail) }
+        try policy.requireEdit(record)
+        try await requireSessionIfLocked(record, sessionId: sessionId)
+        return (service, record)
+    }
+
     /// After an aborted reconcile, lists the conflicts it found so that `conflicts` can show them.
     private func recordConflictsOnly(service: ServiceModel, version: VersionRecord, detection: ConflictDetection) async throws {
         try await database.write { db in
             try db.execute("DELETE FROM conflict WHERE versionId = \(version.id!)")
-            for layer in service.layers {
-                let pending = try Self.pendingRows(db, layerKey: layer.key, version: version)
-                guard !pending.isEmpty else { continue }
-                let changedInDefault = try Self.changedInDefault(db, layerKey: layer.key, since: version.ancestorMoment)
-                for objectId in pending.keys.sorted() where changedInDefault.contains(objectId) {
-                    let mine = pending[objectId]!
-                    guard let theirs = try RowStore.visibleRow(db, layerKey: layer.key, objectId: objectId, view: .defaultVersion) else { continue }
-                    let ancestor = try RowStore.defaultRow(db, layerKey: layer.key, objectId: objectId, atOrBefore: version.ancestorMoment)
-                    var kind: ConflictKind?
-                    var fields: [String] = []
-                    switch (mine.isDelete, theirs.isDelete) {
-                    case (true, true): kind = nil
-                    case (true, false): kind = .deleteUpdate
-                    case (false, true): kind = .updateDelete
-                    case (false, false):
-                        if let ancestor, !ancestor.isDelete {
-                            let both = try Self.changedFields(from: ancestor, to: mine, layer: layer).intersection(try Self.changedFields(from: ancestor, to: theirs, layer: layer))
-                            fields = both.sorted()
-                            kind = detection == .byObject || !both.isEmpty ? .updateUpdate : nil
-                        } else {
-                            kind = .updateUpdate
-                        }
-                    }
-                    if let kind {
-                        let conflict = ConflictRecord(id: nil, versionId: version.id!, layerKey: layer.key, objectId: objectId, kind: kind.rawValue,
-                                                      fields: JSON.array(fields.map(JSON.string)).text, inspected: false, ancestorMoment: version.ancestorMoment)
-                        try db.insert(conflict)
-                    }
-                }
+            try Self.forEachReconcileCase(db, service: service, version: version, detection: detection) { layer, found in
+                guard case .conflict(let kind, let fields) = found.outcome else { return }
+                try Self.recordConflict(db, kind: kind, fields: fields, objectId: found.objectId, layer: layer, version: version)
             }
         }
     }
@@ -151,13 +85,8 @@ extension ServiceCore {
     /// changed since the version's last reconcile (reconcile first). The caller must be allowed to edit
     /// the version; posting is how edits reach a protected DEFAULT without editing it directly.
     public func post(service name: String, version: String, sessionId: String? = nil, as caller: Caller) async throws -> PostResponse {
-        let service = try self.service(name)
-        let policy = AccessPolicy(core: self, service: service, caller: caller)
-        try policy.requireSignedIn()
-        let record = try await database.read { db in try Self.resolveVersion(db, service: service, name: version, policy: policy) }
-        guard !record.isDefault else { throw ServiceError.versionOperationFailed("Unable to post.", "sde.DEFAULT cannot be posted to itself.") }
-        try policy.requireEdit(record)
-        try await requireSessionIfLocked(record, sessionId: sessionId)
+        let (service, record) = try await namedVersionToChange(service: name, version: version, sessionId: sessionId, as: caller,
+                                                               refusedForDefault: ("Unable to post.", "sde.DEFAULT cannot be posted to itself."))
         let recordId = record.id!
         let moment = try await database.write { db in try Self.postRows(db, service: service, versionId: recordId) }
         return PostResponse(success: true, moment: moment)
@@ -320,14 +249,9 @@ extension ServiceCore {
     /// (undoing the version's change to them), as new rows.
     public func restoreRows(service name: String, version: String, layer layerId: Int, objectIds: [Int64], sessionId: String? = nil,
                             as caller: Caller) async throws -> SuccessResponse {
-        let service = try self.service(name)
-        let layer = try service.layer(layerId)
-        let policy = AccessPolicy(core: self, service: service, caller: caller)
-        try policy.requireSignedIn()
-        let record = try await database.read { db in try Self.resolveVersion(db, service: service, name: version, policy: policy) }
-        guard !record.isDefault else { throw ServiceError.versionOperationFailed("Unable to restore rows.", "restoreRows applies to a named version, not sde.DEFAULT.") }
-        try policy.requireEdit(record)
-        try await requireSessionIfLocked(record, sessionId: sessionId)
+        let layer = try self.service(name).layer(layerId)
+        let (service, record) = try await namedVersionToChange(service: name, version: version, sessionId: sessionId, as: caller,
+                                                               refusedForDefault: ("Unable to restore rows.", "restoreRows applies to a named version, not sde.DEFAULT."))
         let moment = try await database.write { db -> Int64 in
             let moment = try Self.nextMoment(db, service: service.name)
             for objectId in objectIds {

@@ -8,7 +8,7 @@ import WebMap
 /// locks and two servers cannot both grant an exclusive lock (writes are serialized by the store).
 ///
 /// A session's locks live as long as the server that granted its first lock, on either store: a SQLite server's
-/// die with its process; in PostgreSQL each session is stamped with its server's key (`PostgresStore.serverKey`),
+/// die with its process; in PostgreSQL each session is stamped with its server's key (`Store.serverKey`),
 /// and the locks of a session whose server no longer holds its presence lock (the process died, or its
 /// connection did) are dropped by whichever server next reads them. A dead server never leaves a version locked.
 final class SessionRegistry: @unchecked Sendable {
@@ -39,12 +39,19 @@ final class SessionRegistry: @unchecked Sendable {
 
     /// True when the locks live in the store's `versionLock` table.
     var isShared: Bool { serverKey != nil }
-    /// This server's key when the locks are shared (`PostgresStore.serverKey`).
+    /// This server's key when the locks are shared (`Store.serverKey`).
     let serverKey: Int32?
+    /// The store the locks are shared through, which tells which servers are alive.
+    private let store: any Store
     private let lock = NSLock()
     private var locks: [String: VersionLocks] = [:]
 
-    init(sharedBy serverKey: Int32?) { self.serverKey = serverKey }
+    /// Locks shared through `store` when it shares sessions between servers (`Store.sharesSessionsBetweenServers`),
+    /// else kept in this process.
+    init(store: any Store) {
+        self.store = store
+        self.serverKey = store.sharesSessionsBetweenServers ? store.serverKey : nil
+    }
 
     /// Changes the locks of a version; `db` is the caller's write transaction (used when shared).
     func with<T>(_ guid: String, in db: any StoreConnection, _ body: (inout VersionLocks) throws -> T) throws -> T {
@@ -96,7 +103,7 @@ final class SessionRegistry: @unchecked Sendable {
         var entry = try JSONDecoder().decode(VersionLocks.self, from: Data(text.utf8))
         guard let servers = entry.servers else { return entry }
         for key in Set(servers.values) where key != serverKey {
-            guard try !PostgresStore.isServerAlive(key, in: db) else { continue }
+            guard try !store.isServerAlive(key, in: db) else { continue }
             for (session, holder) in servers where holder == key {
                 entry.readers[session] = nil
                 if entry.editor?.session == session { entry.editor = nil }

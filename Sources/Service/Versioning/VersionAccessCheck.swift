@@ -2,7 +2,7 @@ import Foundation
 import FeatureServiceModel
 import WebMap
 
-/// Who may view and edit a version (rules.md, "Access permissions"): the one check behind every path
+/// Who may view and edit a version (docs/rules.md, "Access permissions"): the one check behind every path
 /// that names a version — version lists, version info, read and edit sessions, version operations,
 /// queries, edits and attachments with `gdbVersion` (all through `resolveVersion` or `versionInfos`).
 ///

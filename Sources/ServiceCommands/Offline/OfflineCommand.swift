@@ -7,7 +7,7 @@ import LocalFeatureService
 import FeatureServiceModel
 import WebMap
 
-/// `maprules offline COMMAND`: field crews' offline workflow (cli.md; runtime.md "Offline").
+/// `maprules offline COMMAND`: field crews' offline workflow (docs/cli.md; docs/runtime.md "Offline").
 public struct OfflineCommand: ParsableCommand {
     public init() {}
 
@@ -81,14 +81,15 @@ struct OfflineFailure: Error {
     var code: Int32
     var message: String
 
-    /// The exit code of cli.md for a runtime error: 1 when the service refused, 2 when the work could not be done.
+    /// The exit code of docs/cli.md for a runtime error: 1 when the service refused, 2 when the work could not be done.
     init(_ error: any Error, doing operation: String) {
         if let failure = error as? OfflineFailure {
             self = failure
             return
         }
         let runtime = error as? RuntimeError ?? RuntimeError.wrapping(error, operation: operation)
-        code = runtime.identifier == RuntimeError.Identifier.serviceError ? 1 : 2
+        // The service refused, or the offline/ rules did (a layer set that cannot sync): the check found problems.
+        code = runtime.identifier == RuntimeError.Identifier.serviceError || runtime.identifier.hasPrefix("offline/") ? 1 : 2
         message = runtime.description
     }
 

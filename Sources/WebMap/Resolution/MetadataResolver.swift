@@ -53,4 +53,14 @@ public struct MetadataResolver: Sendable {
         }
         return nil
     }
+
+    /// The JSON a snapshot holds for any service URL (a basemap's `.../MapServer`); nil when none has it. Never
+    /// fetched live, even with a fetcher: a map's basemap is usually a public service elsewhere (Esri's), and
+    /// `--fetch` is for the map's own feature services.
+    public func snapshotJSON(url: String) -> JSONNode? {
+        for snapshot in snapshots {
+            if let node = snapshot.entries[ServiceURL.normalize(url)] { return node }
+        }
+        return nil
+    }
 }

@@ -5,6 +5,10 @@ import Foundation
 /// null themselves. Nesting is bounded (256 levels) and every failure is a message, never a crash.
 /// `singleQuotes` also accepts 'text' in single quotes, which the reference's `Feature("{'geometry':...}")`
 /// example uses.
+///
+/// Hand-written rather than WebMap's `JSONParser` on purpose: the Arcade module depends on Foundation alone (the
+/// linter, the runtime and any app embed it), Foundation's `JSONSerialization` loses key order and reads no
+/// single-quoted text, and reading straight into Arcade values skips a second tree.
 struct DataJSONReader {
     struct Failure: Error { let message: String }
 

@@ -3,7 +3,9 @@ import WebMap
 /// The schema of the PostgreSQL store: the same tables, columns and keys as SQLite's (`Schema`), in
 /// PostgreSQL's words, as numbered migrations recorded in `maprulesMigration`. Add a migration; never edit one.
 ///
-/// Booleans are integers 0/1 as in SQLite, so the same SQL reads both. Names SQLite compares without case
+/// The tables after every migration are `StoreTables` (checked by `StoreTablesTests`); the names and meanings of
+/// the migrations differ from SQLite's from v3 on (`Schema`). Booleans are integers 0/1 as in SQLite, so the same
+/// SQL reads both. Names SQLite compares without case
 /// (`service.name`, `version.qualifiedName`) have unique indexes on `lower(...)`.
 enum PostgresSchema {
     static let migrations: [(name: String, sql: String)] = [

@@ -28,29 +28,32 @@ final class PostgresStore: Store, @unchecked Sendable {
     private let idle: NIOLockedValueBox<[PooledConnection]>
     private let logger: Logger
     /// A connection of its own holding, for this server's whole life, the session advisory lock
-    /// (`presenceLockSpace`, `serverKey`): the lock dies with the server's process or its connection, and other
+    /// (`presenceLockSpace`, `presenceKey`): the lock dies with the server's process or its connection, and other
     /// servers then drop what this one granted (`SessionRegistry`: version locks). Reconnected, and the same key
     /// claimed again, by the next statement after the connection was lost (a database restart).
     private let presence: NIOLockedValueBox<PostgresConnection>
     /// This server's key among the servers alive on the database.
-    let serverKey: Int32
-    var dialect: StoreDialect { .postgres }
+    let presenceKey: Int32
+    var serverKey: Int32? { presenceKey }
+    var dialect: SQLDialect { .postgres }
+    /// Several servers share the database: sessions and tokens are kept in it (`versionLock`, `token`).
+    var sharesSessionsBetweenServers: Bool { true }
 
     private init(configuration: PostgresConnection.Configuration, connections: [PostgresConnection], presence: PostgresConnection,
                  serverKey: Int32, threads: NIOThreadPool, logger: Logger) {
         self.configuration = configuration
         self.idle = NIOLockedValueBox(connections.map { PooledConnection(connection: $0) })
         self.presence = NIOLockedValueBox(presence)
-        self.serverKey = serverKey
+        self.presenceKey = serverKey
         self.threads = threads
         self.logger = logger
     }
 
     /// True when the server of `key` is alive: its presence lock is held. Inside a transaction (the probe takes the
     /// lock for the transaction when it is free, and PostgreSQL releases it at the end).
-    static func isServerAlive(_ key: Int32, in db: any StoreConnection) throws -> Bool {
+    func isServerAlive(_ key: Int32, in db: any StoreConnection) throws -> Bool {
         let free = try db.fetchValue("""
-            SELECT CASE WHEN pg_try_advisory_xact_lock(\(raw: String(presenceLockSpace)), \(raw: String(key))) THEN 1 ELSE 0 END
+            SELECT CASE WHEN pg_try_advisory_xact_lock(\(raw: String(Self.presenceLockSpace)), \(raw: String(key))) THEN 1 ELSE 0 END
             """, as: Int.self)
         return free == 0
     }
@@ -65,8 +68,8 @@ final class PostgresStore: Store, @unchecked Sendable {
             guard current.isClosed else { return }
             let connection = try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration,
                                                             id: Int.random(in: 1000...Int.max), logger: logger).wait()
-            if try !Self.takePresence(serverKey, on: connection, logger: logger).wait() {
-                logger.error("PostgreSQL: this server's presence key \(serverKey) was taken by another server while its connection was lost")
+            if try !Self.takePresence(presenceKey, on: connection, logger: logger).wait() {
+                logger.error("PostgreSQL: this server's presence key \(presenceKey) was taken by another server while its connection was lost")
             }
             current = connection
         }
@@ -165,7 +168,7 @@ final class PostgresStore: Store, @unchecked Sendable {
     /// One statement's answer, in the statement's own snapshot: no transaction around it, so one round trip
     /// (`QueryPlan.singleStatementPage`). On a thread of the store's pool as any read: sending it from the calling
     /// task instead measured no faster, and would take connections the pool's threads count on.
-    func answer(_ sql: StoreSQL) async throws -> PostgresAnswer {
+    func answerAlone(_ sql: StoreSQL) async throws -> (any StoreAnswer)? {
         try await run { connection in try connection.answerNow(sql) }
     }
 
@@ -245,7 +248,7 @@ final class PostgresConnectionBridge: StoreConnection {
     let connection: PostgresConnection
     let statements: PostgresStatements?
     let logger: Logger
-    var dialect: StoreDialect { .postgres }
+    var dialect: SQLDialect { .postgres }
 
     init(_ connection: PostgresConnection, statements: PostgresStatements? = nil, logger: Logger) {
         self.connection = connection
@@ -448,7 +451,7 @@ final class PostgresConnectionBridge: StoreConnection {
 }
 
 /// A statement's answer: its rows, and how many rows it returned, inserted, changed or deleted.
-struct PostgresAnswer {
+struct PostgresAnswer: StoreAnswer {
     var rows: [PostgresRow]
     var count: Int
     /// PostgresNIO asks for every answer in binary, but describes a prepared statement's columns as the server did

@@ -9,7 +9,7 @@ import WebMap
 /// (GRDB's statement cache) and rows read in place from SQLite's statement.
 final class SQLiteStore: Store {
     let writer: any DatabaseWriter
-    var dialect: StoreDialect { .sqlite }
+    var dialect: SQLDialect { .sqlite }
 
     init(writer: any DatabaseWriter) { self.writer = writer }
 
@@ -49,6 +49,12 @@ final class SQLiteStore: Store {
         try await writer.write { db in try body(SQLiteConnection(db)) }
     }
 
+    /// GRDB's synchronous read, on the calling thread: `queryText`'s short reads, without the hop to GRDB's reader
+    /// queue and back (the protocol's `read` is asynchronous).
+    func readOnCallingThread<T>(_ body: (any StoreConnection) throws -> T) throws -> T? {
+        try writer.read { db in try body(SQLiteConnection(db)) }
+    }
+
     func close() throws {
         if let queue = writer as? DatabaseQueue { try queue.close() }
         if let pool = writer as? DatabasePool { try pool.close() }
@@ -59,7 +65,7 @@ final class SQLiteStore: Store {
 /// geodatabase files, which are SQLite by definition).
 final class SQLiteConnection: StoreConnection {
     let database: Database
-    var dialect: StoreDialect { .sqlite }
+    var dialect: SQLDialect { .sqlite }
 
     init(_ database: Database) { self.database = database }
 

@@ -9,22 +9,57 @@ import WebMap
 /// A `write` is one transaction: it commits when its body returns and rolls back when it throws. Writes are
 /// serialized across every process on the store (SQLite's one writer; a PostgreSQL advisory lock), so code in a
 /// write may read, decide and write as if alone. A `read` sees one consistent snapshot.
+///
+/// Code above the store never asks which store it has: it asks the store's `dialect` how to spell what SQLite and
+/// PostgreSQL write differently, and the store's capabilities (below, each with a default) what it can do beyond
+/// `read` and `write`.
 protocol Store: Sendable {
-    var dialect: StoreDialect { get }
+    var dialect: SQLDialect { get }
     func read<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T
     func close() throws
+
+    // MARK: Capabilities (defaults: a store of one server, read through `read` only)
+
+    /// This server's key among the servers that share the store; nil (the default) when the store is this
+    /// server's alone.
+    var serverKey: Int32? { get }
+
+    /// True when several servers share the store, so that what one server grants must be seen by all: sessions
+    /// on versions (`versionLock`) and signed-in users' tokens (`token`) are then kept in the store instead of
+    /// in this process. False by default.
+    var sharesSessionsBetweenServers: Bool { get }
+
+    /// Whether the server of `key` (a `serverKey` stamped on a shared session) is still alive, asked inside a
+    /// transaction of this store. By default only this server is known to be alive.
+    func isServerAlive(_ key: Int32, in db: any StoreConnection) throws -> Bool
+
+    /// The short-read fast path: `body` run synchronously on the calling thread, without the hop to another
+    /// thread and back that `read` makes. nil (the default) when the store has no such path: read with `read`.
+    func readOnCallingThread<T>(_ body: (any StoreConnection) throws -> T) throws -> T?
+
+    /// One statement answered in its own snapshot, with no transaction around it (one round trip where each
+    /// statement is one). nil (the default) when the store has no such path: read with `read`.
+    func answerAlone(_ sql: StoreSQL) async throws -> (any StoreAnswer)?
 }
 
-/// The SQL dialect of a store, for the few statements written differently.
-enum StoreDialect: Sendable {
-    case sqlite
-    case postgres
+extension Store {
+    var serverKey: Int32? { nil }
+    var sharesSessionsBetweenServers: Bool { false }
+    func isServerAlive(_ key: Int32, in db: any StoreConnection) throws -> Bool { key == serverKey }
+    func readOnCallingThread<T>(_ body: (any StoreConnection) throws -> T) throws -> T? { nil }
+    func answerAlone(_ sql: StoreSQL) async throws -> (any StoreAnswer)? { nil }
+}
+
+/// The rows of one statement's answer (`Store.answerAlone`), stepped through in place.
+protocol StoreAnswer: Sendable {
+    /// Steps through the rows; `body` answers false to stop early.
+    func forEach(_ body: (any StoreCursor) throws -> Bool) throws
 }
 
 /// A connection inside a `read` or `write`: runs SQL and reads rows. Not to be kept beyond its body.
 protocol StoreConnection: AnyObject {
-    var dialect: StoreDialect { get }
+    var dialect: SQLDialect { get }
 
     /// Runs a statement; answers how many rows it inserted, changed or deleted.
     @discardableResult

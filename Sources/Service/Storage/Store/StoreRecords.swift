@@ -1,22 +1,22 @@
 import FeatureServiceModel
 import WebMap
-/// The service core's records read from and written to a `Store`: each record names its table and columns
-/// once here, and every other file reads and writes them through `fetchRecords` / `fetchRecord` / `insert`.
+
+/// The service core's records read from and written to a `Store`: each record's table and columns are defined
+/// once (`StoreTables`), and every other file reads and writes them through `fetchRecords` / `fetchRecord` /
+/// `insert`. `StoreTablesTests` checks that each record writes and reads back every column of its table.
 protocol StoreRecord {
-    static var table: String { get }
-    /// The columns written on insert (the store-assigned key left out), in `values` order.
-    static var insertColumns: [String] { get }
+    static var table: StoreTable { get }
+    /// The values of `table.insertColumns`, in that order.
     var values: [StoreValue] { get }
     init(row: StoreRow) throws
 }
 
 extension StoreRecord {
+    /// The columns written on insert (the store-assigned key left out), in `values` order.
+    static var insertColumns: [String] { table.insertColumns }
+
     /// `INSERT INTO table (columns) VALUES (?, ...)` of this record.
-    var insertSQL: StoreSQL {
-        let placeholders = Array(repeating: "?", count: Self.insertColumns.count).joined(separator: ", ")
-        return StoreSQL(text: "INSERT INTO \(Self.table) (\(Self.insertColumns.joined(separator: ", "))) VALUES (\(placeholders))",
-                        arguments: values)
-    }
+    var insertSQL: StoreSQL { StoreSQL(text: Self.table.insertText, arguments: values) }
 }
 
 extension StoreConnection {
@@ -40,8 +40,7 @@ extension StoreConnection {
 }
 
 extension ServiceRecord: StoreRecord {
-    static let table = "service"
-    static let insertColumns = ["name", "root", "settings", "sourceFolder", "loadedDate", "lastMoment", "defaultMoment"]
+    static let table = StoreTables.service
     var values: [StoreValue] {
         [name.storeValue, root.storeValue, settings.storeValue, sourceFolder.storeValue, loadedDate.storeValue,
          lastMoment.storeValue, defaultMoment.storeValue]
@@ -54,8 +53,7 @@ extension ServiceRecord: StoreRecord {
 }
 
 extension LayerRecord: StoreRecord {
-    static let table = "layer"
-    static let insertColumns = ["service", "layerId", "metadata", "nextObjectId", "nextAttachmentId", "defaultMoment"]
+    static let table = StoreTables.layer
     var values: [StoreValue] {
         [service.storeValue, layerId.storeValue, metadata.storeValue, nextObjectId.storeValue, nextAttachmentId.storeValue,
          defaultMoment.storeValue]
@@ -68,9 +66,7 @@ extension LayerRecord: StoreRecord {
 }
 
 extension FeatureRowRecord: StoreRecord {
-    static let table = "featureRow"
-    static let insertColumns = ["layerKey", "objectId", "globalId", "branch", "moment", "isDelete", "attributes", "geometry",
-                                "minX", "minY", "maxX", "maxY"]
+    static let table = StoreTables.featureRow
     var values: [StoreValue] {
         [layerKey.storeValue, objectId.storeValue, globalId.storeValue, branch.storeValue, moment.storeValue, isDelete.storeValue,
          attributes.storeValue, geometry?.storeValue ?? .null, xmin?.storeValue ?? .null, ymin?.storeValue ?? .null,
@@ -85,8 +81,7 @@ extension FeatureRowRecord: StoreRecord {
 }
 
 extension HeadRecord: StoreRecord {
-    static let table = "head"
-    static let insertColumns = ["layerKey", "branch", "objectId", "moment", "isDelete", "rowId"]
+    static let table = StoreTables.head
     var values: [StoreValue] {
         [layerKey.storeValue, branch.storeValue, objectId.storeValue, moment.storeValue, isDelete.storeValue, rowId.storeValue]
     }
@@ -97,9 +92,7 @@ extension HeadRecord: StoreRecord {
 }
 
 extension VersionRecord: StoreRecord {
-    static let table = "version"
-    static let insertColumns = ["service", "branch", "guid", "owner", "name", "qualifiedName", "access", "description",
-                                "ancestorMoment", "baseMoment", "createdDate", "modifiedDate", "reconcileDate", "postDate"]
+    static let table = StoreTables.version
     var values: [StoreValue] {
         [service.storeValue, branch.storeValue, guid.storeValue, owner.storeValue, name.storeValue, qualifiedName.storeValue,
          access.storeValue, description.storeValue, ancestorMoment.storeValue, baseMoment.storeValue, createdDate.storeValue,
@@ -116,8 +109,7 @@ extension VersionRecord: StoreRecord {
 }
 
 extension ConflictRecord: StoreRecord {
-    static let table = "conflict"
-    static let insertColumns = ["versionId", "layerKey", "objectId", "kind", "fields", "inspected", "ancestorMoment"]
+    static let table = StoreTables.conflict
     var values: [StoreValue] {
         [versionId.storeValue, layerKey.storeValue, objectId.storeValue, kind.storeValue, fields.storeValue, inspected.storeValue,
          ancestorMoment.storeValue]
@@ -130,16 +122,13 @@ extension ConflictRecord: StoreRecord {
 }
 
 extension AttachmentDataRecord: StoreRecord {
-    static let table = "attachmentData"
-    static let insertColumns = ["bytes"]
+    static let table = StoreTables.attachmentData
     var values: [StoreValue] { [bytes.storeValue] }
     init(row: StoreRow) throws { self.init(id: try row.require("id"), bytes: try row.require("bytes")) }
 }
 
 extension AttachmentRowRecord: StoreRecord {
-    static let table = "attachmentRow"
-    static let insertColumns = ["layerKey", "attachmentId", "globalId", "parentObjectId", "parentGlobalId", "branch", "moment",
-                                "isDelete", "name", "contentType", "size", "keywords", "dataId"]
+    static let table = StoreTables.attachmentRow
     var values: [StoreValue] {
         [layerKey.storeValue, attachmentId.storeValue, globalId.storeValue, parentObjectId.storeValue, parentGlobalId.storeValue,
          branch.storeValue, moment.storeValue, isDelete.storeValue, name.storeValue, contentType.storeValue, size.storeValue,
@@ -155,9 +144,7 @@ extension AttachmentRowRecord: StoreRecord {
 }
 
 extension ReplicaRecord: StoreRecord {
-    static let table = "replica"
-    static let insertColumns = ["id", "service", "name", "owner", "versionGuid", "definition", "syncModel", "syncDirection",
-                                "returnAttachments", "serverGen", "layerServerGens", "creationDate", "lastSyncDate"]
+    static let table = StoreTables.replica
     var values: [StoreValue] {
         [id.storeValue, service.storeValue, name.storeValue, owner.storeValue, versionGuid.storeValue, definition.storeValue,
          syncModel.storeValue, syncDirection.storeValue, returnAttachments.storeValue, serverGen.storeValue,
@@ -174,8 +161,7 @@ extension ReplicaRecord: StoreRecord {
 }
 
 extension ReplicaGenerationRecord: StoreRecord {
-    static let table = "replicaGeneration"
-    static let insertColumns = ["replicaId", "generation", "ancestorMoment", "baseMoment"]
+    static let table = StoreTables.replicaGeneration
     var values: [StoreValue] { [replicaId.storeValue, generation.storeValue, ancestorMoment.storeValue, baseMoment.storeValue] }
     init(row: StoreRow) throws {
         self.init(replicaId: try row.require("replicaId"), generation: try row.require("generation"),

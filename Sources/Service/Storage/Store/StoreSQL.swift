@@ -9,7 +9,7 @@ import WebMap
 /// ```
 ///
 /// Each backend turns the placeholders into its own (`?` for SQLite, `$1`... for PostgreSQL); the SQL text
-/// itself is written in the subset both understand, with `StoreDialect` for the few places they differ.
+/// itself is written in the subset both understand, with `SQLDialect` for the few places they differ.
 struct StoreSQL: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
     private(set) var text: String
     private(set) var arguments: [StoreValue]
