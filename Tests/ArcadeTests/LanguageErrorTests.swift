@@ -20,7 +20,8 @@ import Testing
         #expect(try #require(syntax("`never closed")).message.contains("template"))
 
         let paren = try #require(syntax("Left(1,\n  2"))
-        #expect(paren.line == 2 && paren.message.contains("')'"))
+        // Never closed: reported at the opener (the message names both ends).
+        #expect(paren.line == 1 && paren.column == 5 && paren.message.contains("')'"))
         #expect(paren.message.contains("line 1, column 5"))
 
         let extra = try #require(syntax("1 + 2)"))

@@ -203,7 +203,8 @@ import WebMap
 
     // MARK: the corpus
 
-    /// Real web maps from public repositories hold dozens of expressions: none is flagged.
+    /// Real web maps from public repositories hold dozens of expressions: none is flagged, except the one real
+    /// mistake among them (an expression that reads a "User Table" its map does not contain).
     @Test func theCorpusHasNoArcadeFindings() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/corpus/webmaps")
@@ -216,6 +217,12 @@ import WebMap
             expressions += text.components(separatedBy: "\"expression\"").count - 1
             let report = try Linter().lint(path: path, isExplicit: true)
             let arcade = (report?.diagnostics ?? []).filter { $0.ruleId.hasPrefix("arcade/") }
+            if file == "011-adopt-a-stop-manager.json" {
+                // Three expressions ask `FeatureSetByName($map, "User Table")`; the map has no tables at all.
+                #expect(arcade.map(\.ruleId) == Array(repeating: "arcade/unknown-layer", count: 3))
+                #expect(arcade.allSatisfy { $0.message.contains("'User Table'") })
+                continue
+            }
             #expect(arcade.isEmpty, "\(file): \(arcade.map { "\($0.line):\($0.column) \($0.message)" })")
         }
         #expect(expressions > 50, "the corpus should exercise the tokenizer")

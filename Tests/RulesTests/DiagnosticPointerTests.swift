@@ -13,6 +13,7 @@ import WebMap
     /// character of an Arcade expression a finding is about), not its start.
     static let positionedInsideTheValue: Set<String> = [
         "map/template-placeholder", "arcade/syntax", "arcade/unknown-field", "arcade/unknown-relationship",
+        "arcade/unknown-function", "arcade/profile-variable", "arcade/unknown-layer",
     ]
 
     /// Problems with `diagnostics` reported for `text`: pointers that do not resolve, positions elsewhere.

@@ -7,7 +7,11 @@ import Testing
 @Suite struct PopupExpressionTests {
     private func treesSession(expressions: String, title: String) async throws -> (FeatureTable, PopupEditSession) {
         var text = try String(contentsOfFile: Samples.folder + "/TreesOfPortland/TreesOfPortland.json", encoding: .utf8)
-        text = text.replacingOccurrences(of: "\"title\": \"{Address}\"", with: "\"title\": \"\(title)\", \"expressionInfos\": [\(expressions)]")
+        // The Trees pop-up: its title, and its (empty) expressionInfos, the first after the title.
+        let titleRange = try #require(text.range(of: "\"title\": \"{Address}\""))
+        let infos = try #require(text.range(of: "\"expressionInfos\": []", range: titleRange.upperBound..<text.endIndex))
+        text.replaceSubrange(infos, with: "\"expressionInfos\": [\(expressions)]")
+        text.replaceSubrange(titleRange, with: "\"title\": \"\(title)\"")
         let geodatabase = try await Runtimes.geodatabase("TreesOfPortland", map: try Runtimes.webMap(text: text))
         let trees = try await geodatabase.table(layerID: 0)
         return (trees, PopupEditSession(feature: try await trees.feature(objectId: 1), table: trees))

@@ -12,6 +12,9 @@ final class ArcadeLexer {
     private var lineStart = 0
     /// Open template placeholders: for each, how many `{` are open inside it.
     private var templateBraces: [Int] = []
+    /// For each open placeholder, where its template literal starts (its opening backtick): a literal that is
+    /// never closed is reported there, where the reader has to look.
+    private var templateStarts: [ArcadeSourceRange] = []
     private var sawNewline = false
 
     private(set) var error: ArcadeError?
@@ -144,15 +147,16 @@ final class ArcadeLexer {
             return string(buffer, start, quote: byte)
         case UInt8(ascii: "`"):
             advance(buffer)
-            return templatePiece(buffer, start, opening: true)
+            return templatePiece(buffer, start, opening: true, literal: start)
         case UInt8(ascii: "{"):
             if !templateBraces.isEmpty { templateBraces[templateBraces.count - 1] += 1 }
         case UInt8(ascii: "}"):
             if let open = templateBraces.last {
                 if open == 0 {
                     templateBraces.removeLast()
+                    let literal = templateStarts.popLast() ?? start
                     advance(buffer)
-                    return templatePiece(buffer, start, opening: false)
+                    return templatePiece(buffer, start, opening: false, literal: literal)
                 }
                 templateBraces[templateBraces.count - 1] -= 1
             }
@@ -371,12 +375,13 @@ final class ArcadeLexer {
     }
 
     /// A piece of a template literal, from just after `` ` `` or a placeholder's `}` to `` ` `` or `${`.
-    private func templatePiece(_ buffer: UnsafeBufferPointer<UInt8>, _ start: ArcadeSourceRange, opening: Bool) -> ArcadeToken? {
+    private func templatePiece(_ buffer: UnsafeBufferPointer<UInt8>, _ start: ArcadeSourceRange, opening: Bool,
+                               literal: ArcadeSourceRange) -> ArcadeToken? {
         var value = ""
         var runStart = index
         while true {
             guard index < buffer.count else {
-                fail("unterminated template literal: it is never closed by a backtick", at: start)
+                fail("unterminated template literal: it is never closed by a backtick", at: literal)
                 return nil
             }
             let byte = buffer[index]
@@ -397,6 +402,7 @@ final class ArcadeLexer {
                     return nil
                 }
                 templateBraces.append(0)
+                templateStarts.append(literal)
                 return ArcadeToken(kind: opening ? .templateHead : .templateMiddle, text: value, range: range(from: start))
             }
             advance(buffer)

@@ -20,8 +20,13 @@ public enum ArcadeParser {
             if let error = parser.lexer.error { return .failure(ArcadeSyntaxErrors(errors: [error])) }
             return .success(script)
         } catch let error as ArcadeError {
-            // A lexer error comes first in the text when the parser stopped at the end of the tokens it had.
-            if let lexical = parser.lexer.error, lexical.offset <= error.offset {
+            // A string, template literal or comment that is never closed turns the rest of the text into noise
+            // for the parser: read the rest of the tokens, and report that (at its opening) when there is one.
+            // (Only texts with a quote, backtick or slash can hold one: a megabyte of `(` is not read twice.)
+            if source.utf8.contains(where: { $0 == 0x27 || $0 == 0x22 || $0 == 0x60 || $0 == 0x2F }) {
+                while parser.lexer.error == nil, parser.lexer.nextToken().kind != .endOfInput {}
+            }
+            if let lexical = parser.lexer.error {
                 return .failure(ArcadeSyntaxErrors(errors: [lexical]))
             }
             return .failure(ArcadeSyntaxErrors(errors: [error]))
@@ -107,10 +112,15 @@ struct Parser {
         guard isPunctuator(p) else {
             let context = what()
             var message = "expected '\(p.rawValue)'\(context.isEmpty ? "" : " " + context), found \(describe(current))"
+            var place = tokens[position].range
             if let opener {
                 message = "expected '\(p.rawValue)' to close the '\(describe(opener, quoted: false))' at line \(opener.range.line), column \(opener.range.column), found \(describe(current))"
+                // A wrong closing bracket is the mistake; anything else means the opener is never closed.
+                if ![.rightParen, .rightBracket, .rightBrace].contains(where: { currentKind == .punctuator($0) }) {
+                    place = opener.range
+                }
             }
-            throw error(message, at: tokens[position].range)
+            throw error(message, at: place)
         }
         return advance()
     }
