@@ -109,3 +109,31 @@ for _ in 0..<repeats {
     bestPass = min(bestPass, time / Double(passes))
 }
 print(String(format: "form: 20 expressions re-evaluated in %.1f µs", bestPass * 1e6))
+
+// 4. Hostile input, each timed alone: a clear error or a result within a second (release build).
+let hostile: [(String, String)] = [
+    ("1 MB of '('", String(repeating: "(", count: 1 << 20)),
+    ("a 100,000-iteration loop", "var n = 0; for (var i = 0; i < 100000; i++) { n += i }; n"),
+    ("deep recursion", "function f(n) { return f(n + 1) }; f(0)"),
+    ("an endless loop", "while (true) { }"),
+    ("a 10 MB text literal", "Count('" + String(repeating: "abcdefghij", count: 1_000_000) + "')"),
+]
+let big = "var s = 'ab'; for (var i = 0; i < 22; i++) { s += s }; "  // 8 MB, doubled once more by some calls
+let bigCalls = ["Count(Upper(s))", "Count(Lower(s))", "Find('abc', s)", "Count(Replace(s, 'ab', 'x'))", "Count(Left(s, 1e300))",
+                "Count(Right(s, 1e300))", "Count(Mid(s, 1, 1e300))", "Count(Split(s, 'b'))", "Count(Trim(s))", "Count(Proper(s))",
+                "Count(Reverse(Split(s, '')))", "Count(Concatenate([s, s]))", "Count(Text(s))", "Count(ToCharCode(s))",
+                "Count(s + s)", "Count(`${s}${s}`)", "Includes(s, 'abc')", "Count(Split(s, ''))", "Count(Replace(s, '', '-'))",
+                "Count(UrlEncode(s))", "Count(FromJSON(Text([s])))", "Count(Distinct(Split(s, '')))", "Count(Sort(Split(Left(s, 100000), '')))",
+                "Count(StandardizeGuid(s, 'digits'))", "Count(Mid(s, 4000000, 10))", "Count(Text(Number(s)))", "Count(Guid())"]
+var slowest = 0.0
+for (name, text) in hostile + bigCalls.map { ("8 MB text: " + $0, big + $0) } {
+    var outcome = ""
+    let time = seconds {
+        do { outcome = try ArcadeEvaluator.evaluate(text).textValue }
+        catch let error as ArcadeError { outcome = error.ruleId }
+        catch { outcome = "\(error)" }
+    }
+    slowest = max(slowest, time)
+    print(String(format: "hostile: %@ -> %@ in %.3f s%@", name, String(outcome.prefix(40)), time, time >= 1 ? "  (over 1 s)" : ""))
+}
+print(String(format: "hostile: slowest %.3f s", slowest))

@@ -60,8 +60,15 @@ import Testing
         #expect(CoreTest.error("null.x")?.message.contains("null") == true)
         #expect(CoreTest.error("undeclared + 1")?.message.contains("undeclared") == true)
         let unknown = try #require(CoreTest.error("\n IIff(true, 1, 2)"))
-        #expect(unknown.ruleId == "arcade/runtime-error" && unknown.line == 2 && unknown.column == 2)
+        #expect(unknown.ruleId == "arcade/unknown-function" && unknown.line == 2 && unknown.column == 2)
         #expect(unknown.message.contains("IIf"))
+        // Found before the expression runs, even where it would never be reached (arcade.md: "a name that is no
+        // Arcade function at all is an error at parse time")...
+        let unreached = try #require(CoreTest.error("if (false) {\n  return Lefft('abc', 1)\n}\n1"))
+        #expect(unreached.ruleId == "arcade/unknown-function" && unreached.line == 2 && unreached.column == 10)
+        // ...but never for a function the expression declares, before or after the call.
+        #expect(try CoreTest.number("function twice(x) { return 2 * x }\ntwice(2)") == 4)
+        #expect(try CoreTest.number("var f = Abs; f(-3)") == 3 || CoreTest.error("var f = Abs; f(-3)")?.ruleId != "arcade/unknown-function")
     }
 
     @Test func unsupportedFunctionsAreNamed() throws {

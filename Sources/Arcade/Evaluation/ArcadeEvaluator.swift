@@ -19,10 +19,17 @@ public final class ArcadeProgram: @unchecked Sendable {
     public let script: ArcadeScript
     let compiled: CompiledScript
 
-    /// Parses and compiles `source`; throws the first syntax error (`arcade/syntax`).
+    /// Parses and compiles `source`; throws the first syntax error (`arcade/syntax`), or the first call of a name
+    /// that is no Arcade function and that the expression does not declare (`arcade/unknown-function`): the app
+    /// refuses such an expression before it runs, whether or not the call would be reached.
     public init(_ source: String) throws {
         switch ArcadeParser.parse(source) {
         case .success(let script):
+            if let call = ArcadeAnalysis(script).calls.first(where: { !$0.isDeclaredInExpression && !ArcadeFunctionCatalog.isKnown($0.name) }) {
+                var message = "'\(call.name)' is not a function of Arcade"
+                if let suggestion = ArcadeFunctionCatalog.suggestion(for: call.name) { message += "; did you mean \(suggestion)?" }
+                throw ArcadeError(ArcadeError.unknownFunction, message, at: call.nameRange)
+            }
             self.script = script
             compiled = ArcadeCompiler.compile(script)
         case .failure(let errors):

@@ -2,7 +2,8 @@
 /// not evaluate. `line` and `column` are 1-based in the expression's text (columns in Unicode scalars); `offset`
 /// is the Unicode-scalar offset of the place and `length` how many scalars it covers (at least 1 when known).
 public struct ArcadeError: Error, Equatable, CustomStringConvertible, Sendable {
-    /// "arcade/syntax", "arcade/runtime-error", "arcade/too-long" or "arcade/unsupported-function".
+    /// "arcade/syntax", "arcade/unknown-function", "arcade/runtime-error", "arcade/too-long" or
+    /// "arcade/unsupported-function".
     public let ruleId: String
     public let message: String
     public let line: Int
@@ -28,6 +29,8 @@ public struct ArcadeError: Error, Equatable, CustomStringConvertible, Sendable {
     public static let runtimeError = "arcade/runtime-error"
     public static let tooLong = "arcade/too-long"
     public static let unsupportedFunction = "arcade/unsupported-function"
+    /// A call of a name that is no Arcade function and that the expression does not declare: found before it runs.
+    public static let unknownFunction = "arcade/unknown-function"
 
     public var description: String { "\(ruleId) at line \(line), column \(column): \(message)" }
 }
