@@ -15,9 +15,10 @@ enum ArcadeAccess {
             let index = try position(key, count: array.values.count, object, range)
             return array.values[index]
         case .text(let text):
-            let characters = Array(text.utf16)
-            let index = try position(key, count: characters.count, object, range)
-            return .text(String(decoding: [characters[index]], as: UTF16.self))
+            // One code unit, found through the string's UTF-16 breadcrumbs (no copy of the text per index).
+            let units = text.utf16
+            let index = try position(key, count: units.count, object, range)
+            return .text(UTF16Text.string(CollectionOfOne(units[units.index(units.startIndex, offsetBy: index)])))
         case .geometry(let geometry):
             return try member(geometry, try keyText(key, object, range), range)
         case .null:

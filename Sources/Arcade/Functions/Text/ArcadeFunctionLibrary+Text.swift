@@ -34,7 +34,7 @@ extension ArcadeFunctionLibrary {
             return .text(text.slice(from: start, length: length))
         },
         ArcadeFunctionDefinition("Trim", arity: 1) { call in
-            .text(call.textArgument(0).trimmingCharacters(in: .whitespacesAndNewlines))
+            .text(trimmed(call.textArgument(0)))
         },
         ArcadeFunctionDefinition("Concatenate", arity: 0...Int.max) { call in
             guard case .array(let values) = call[0] else {
@@ -77,6 +77,20 @@ extension ArcadeFunctionLibrary {
     /// Title case: the first letter of each word (or of the first word only) upper case, every other letter lower
     /// case; words are separated by white space.
     static func properCase(_ text: String, everyWord: Bool) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII, byte by byte (the same result, without a String per character: 10 MB in milliseconds).
+            var capitalizeNext = true
+            let bytes = text.utf8.map { byte -> UInt8 in
+                if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                    if everyWord { capitalizeNext = true }
+                    return byte
+                }
+                defer { capitalizeNext = false }
+                if capitalizeNext { return (0x61...0x7A).contains(byte) ? byte - 0x20 : byte }
+                return (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
         var result = ""
         var capitalizeNext = true
         for character in text {
@@ -115,22 +129,33 @@ extension ArcadeFunctionLibrary {
             let limit = try call.wholeNumberArgument(2, named: "limit", default: -1)
             let removeEmpty = call[3].booleanValue
             try call.context.step(text.count / 64 + 1)
-            var pieces: [[UInt16]] = []
+            var pieces: [Range<Int>] = []
             if separator.isEmpty {
-                pieces = text.map { [$0] }
+                pieces = text.indices.map { $0..<($0 + 1) }
             } else {
                 var start = 0
                 for index in UTF16Search(separator).allIndexes(in: text) {
-                    pieces.append(Array(text[start..<index]))
+                    pieces.append(start..<index)
                     start = index + separator.count
                 }
-                pieces.append(Array(text[start...]))
+                pieces.append(start..<text.count)
             }
             if removeEmpty { pieces.removeAll { $0.isEmpty } }
             if limit >= 0 && pieces.count > limit { pieces.removeLast(pieces.count - limit) }
-            return .array(ArcadeArray(pieces.map { .text(String(decoding: $0, as: UTF16.self)) }))
+            try call.context.step(pieces.count)
+            return .array(ArcadeArray(pieces.map { .text(UTF16Text.string(text[$0])) }))
         },
     ]
+
+    /// `Trim`: white space and line breaks removed at both ends (Foundation's `trimmingCharacters` walks the
+    /// whole text through NSString: a second for 10 MB; this looks only at the ends).
+    static func trimmed(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        let space = CharacterSet.whitespacesAndNewlines
+        guard let first = scalars.firstIndex(where: { !space.contains($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !space.contains($0) }) ?? first
+        return String(scalars[first...last])
+    }
 
     /// `Replace`: every occurrence (or the first) of `search` replaced. An empty search text matches between
     /// every two characters (Arcade splits and joins): `Replace('abc', '', '-')` is "a-b-c".
@@ -153,6 +178,6 @@ extension ArcadeFunctionLibrary {
             start = index + search.count
         }
         result += text[start...]
-        return String(decoding: result, as: UTF16.self)
+        return UTF16Text.string(result)
     }
 }

@@ -36,7 +36,7 @@ extension ArcadeFunctionLibrary {
                 }
                 units.append(UInt16(code.rounded(.towardZero)))
             }
-            return .text(String(decoding: units, as: UTF16.self))
+            return .text(UTF16Text.string(units))
         },
         ArcadeFunctionDefinition("FromCodePoint", arity: 1...Int.max) { call in
             try call.context.step(call.count)

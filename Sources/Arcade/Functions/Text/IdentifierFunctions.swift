@@ -27,6 +27,13 @@ extension ArcadeFunctionLibrary {
     /// The 32 hexadecimal digits (lower case) of a GUID written with or without hyphens, braces or parentheses;
     /// nil when the text is not one.
     static func guidDigits(_ text: String) -> String? {
+        // A GUID has 32 digits and a few separators: anything with more than 32 characters other than white
+        // space is none (checked before the copies below, which a 10 MB text would make slow).
+        var significant = 0
+        for byte in text.utf8 where byte != 0x20 && !(0x09...0x0D).contains(byte) {
+            significant += 1
+            if significant > 40 { return nil }
+        }
         var body = Substring(text.trimmingCharacters(in: .whitespaces))
         if (body.hasPrefix("{") && body.hasSuffix("}")) || (body.hasPrefix("(") && body.hasSuffix(")")) {
             body = body.dropFirst().dropLast()
