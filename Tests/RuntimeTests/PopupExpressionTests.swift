@@ -1,3 +1,4 @@
+import FeatureServiceModel
 import Foundation
 import Runtime
 import Rules
@@ -43,5 +44,35 @@ import Testing
         let (_, session) = try await treesSession(expressions: #"{"name": "bad", "expression": "[1][5]"}"#,
                                                   title: "Tree{expression/bad}")
         #expect(session.title == "Tree")
+    }
+
+    /// FeatureSet functions read the geodatabase: the map's layers by title, related records, local edits.
+    @Test func featureSetsReadTheServiceAndTheLocalEdits() async throws {
+        let (trees, session) = try await treesSession(expressions: """
+            {"name": "hood", "expression": "var hoods = Intersects(FeatureSetByName($map, 'Neighborhoods', ['NAME'], true), Geometry($feature)); var h = First(hoods); if (IsEmpty(h)) { return 'outside' } return h.NAME"},
+            {"name": "inspections", "expression": "Count(FeatureSetByRelationshipName($feature, 'Inspections'))"},
+            {"name": "good", "expression": "var c = 'Good'; Count(Filter(FeatureSetByName($map, 'Trees'), 'Condition = @c'))"},
+            {"name": "nomap", "expression": "FeatureSetByName($map, 'No such layer')"}
+            """, title: "{Address} in {expression/hood}")
+        let address = try #require(session.original["Address"]?.string)
+        #expect(try await session.evaluatedTitle() == "\(address) in Kerns")
+        // Without data access (the synchronous title) the FeatureSet expression shows nothing.
+        #expect(session.title == "\(address) in ")
+        let hood = try #require(try await session.evaluateExpression(named: "hood"))
+        #expect(hood.text == "Kerns" && hood.type == "Text", "\(hood)")
+        let inspections = try #require(try await session.evaluateExpression(named: "inspections"))
+        #expect(inspections.type == "Number" && (Int(inspections.text) ?? 0) >= 1, "\(inspections)")
+        let good = try #require(try await session.evaluateExpression(named: "good"))
+        #expect(good.type == "Number" && (Int(good.text) ?? 0) >= 1, "\(good)")
+        let missing = try #require(try await session.evaluateExpression(named: "nomap"))
+        #expect(missing.error?.ruleId == "arcade/runtime-error", "\(missing)")
+
+        // A local edit, not yet applied, is what the next evaluation sees: the tree moved far away.
+        var moved = try await trees.feature(objectId: 1)
+        moved.geometry = .point(Point(x: 0, y: 0))
+        try await trees.update(moved)
+        let after = PopupEditSession(feature: try await trees.feature(objectId: 1), table: trees)
+        let afterHood = try await after.evaluateExpression(named: "hood")
+        #expect(afterHood?.text == "outside", "\(String(describing: afterHood)) \(String(describing: after.original.geometry))")
     }
 }

@@ -43,34 +43,45 @@ public actor PopupEditSession {
     /// The fields a user can edit, with their editor (for a new feature: those editable when adding).
     public nonisolated var editableDisplayFields: [EditableField] { table.info.behavior.editableDisplayFields(forNewRecord: isNewFeature) }
 
-    /// The pop-up's title with `{field}` placeholders replaced by the feature's values.
-    public nonisolated var title: String {
-        let template = table.info.behavior.popup?.title ?? ""
-        var result = ""
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            result += rest[..<open]
-            let name = rest[rest.index(after: open)..<close].trimmingCharacters(in: .whitespaces)
-            if name.lowercased().hasPrefix("expression/") {
-                // An Arcade expression of the pop-up, evaluated on the feature (nothing shown when it fails).
-                result += expressionValue(named: String(name.dropFirst("expression/".count)))?.text ?? ""
-            } else {
-                let value = original[name] ?? .null
-                result += value.isNull ? "" : (value.string ?? value.description)
-            }
-            rest = rest[rest.index(after: close)...]
-        }
-        return result + rest
-    }
+    /// The pop-up's title with `{field}` placeholders replaced by the feature's values and `{expression/NAME}` by
+    /// the expression's value. Synchronous, so without data access: an expression that reads a FeatureSet shows
+    /// nothing here; `evaluatedTitle()` reads them.
+    public nonisolated var title: String { PopupExpressions(info: table.info).title(for: original) }
 
     /// The pop-up expression `{expression/NAME}` evaluated on the feature as it was when the session began;
-    /// nil when the pop-up has no expression of that name.
+    /// nil when the pop-up has no expression of that name. Without data access (see `evaluateExpression(named:)`).
     public nonisolated func expressionValue(named name: String) -> PopupExpressionValue? {
         PopupExpressions(info: table.info).value(named: name, for: original)
     }
 
-    /// Every expression of the pop-up (`expressionInfos`, in order) evaluated on the feature.
+    /// Every expression of the pop-up (`expressionInfos`, in order) evaluated on the feature, without data access.
     public nonisolated var expressionValues: [PopupExpressionValue] { PopupExpressions(info: table.info).values(for: original) }
+
+    /// The title as the app shows it: FeatureSet functions (`FeatureSetByName($map, ...)`,
+    /// `FeatureSetByRelationshipName`) read the geodatabase's service, version and local edits.
+    public nonisolated func evaluatedTitle() async throws -> String {
+        let expressions = try await withDataAccess()
+        let feature = original
+        return await ArcadeThread.run { expressions.title(for: feature) }
+    }
+
+    /// The expression named `name` evaluated as the app does, FeatureSet functions included.
+    public nonisolated func evaluateExpression(named name: String) async throws -> PopupExpressionValue? {
+        let expressions = try await withDataAccess()
+        let feature = original
+        return await ArcadeThread.run { expressions.value(named: name, for: feature) }
+    }
+
+    /// Every expression of the pop-up evaluated as the app does, FeatureSet functions included.
+    public nonisolated func evaluatedExpressions() async throws -> [PopupExpressionValue] {
+        let expressions = try await withDataAccess()
+        let feature = original
+        return await ArcadeThread.run { expressions.values(for: feature) }
+    }
+
+    private nonisolated func withDataAccess() async throws -> PopupExpressions {
+        PopupExpressions(info: table.info, dataAccess: try await GeodatabaseArcadeAccess.make(for: table))
+    }
 
     /// Every condition that keeps `startEditing` from succeeding (empty when it would).
     public func failedConditions() async -> [RuntimeError] {

@@ -17,15 +17,12 @@ public struct PopupExpressionValue: Sendable, Equatable {
     public let error: ArcadeError?
 }
 
-/// Evaluates the pop-up expressions of a layer or table on its features.
-///
-/// FeatureSet functions (`FeatureSetByName($map, ...)`, `FeatureSetByRelationshipName`) have no data access
-/// here yet: they fail with Arcade's run error that says so.
+/// Evaluates the pop-up expressions of a layer or table on its features. With `dataAccess` (the geodatabase's,
+/// on an `ArcadeThread`), FeatureSet functions read the service, version and local edits; without it they fail
+/// with Arcade's run error that says data access is not available.
 struct PopupExpressions {
     let info: TableInfo
-
-    /// The layer's fields, types and coded domains, for `$feature`.
-    var schema: ArcadeLayerSchema { ArcadeLayerSchema(metadata: info.metadata) }
+    var dataAccess: ArcadeDataAccess? = nil
 
     /// The expression named `name` (case-insensitive, as the app matches `{expression/NAME}`), evaluated on
     /// `feature`; nil when the pop-up has no expression of that name.
@@ -34,7 +31,8 @@ struct PopupExpressions {
             ($0.node["name"]?.string ?? "").caseInsensitiveCompare(name) == .orderedSame
         }) else { return nil }
         let source = expression.node["expression"]?.string ?? ""
-        let context = ArcadeEvaluationContext(profile: .popup, feature: arcadeFeature(feature))
+        let context = ArcadeEvaluationContext(profile: .popup, feature: ArcadeFeatureConversion(info: info).feature(feature),
+                                              dataAccess: dataAccess)
         do {
             let value = try ArcadeEvaluator.evaluate(source, context: context)
             return PopupExpressionValue(name: name, text: value.isNull ? "" : value.textValue, type: value.typeName, error: nil)
@@ -53,31 +51,23 @@ struct PopupExpressions {
         }
     }
 
-    /// The feature as `$feature`: attributes (dates of date fields as Dates), geometry, the layer's schema.
-    func arcadeFeature(_ feature: TableFeature) -> ArcadeFeature {
-        let schema = self.schema
-        let attributes = ArcadeDictionary()
-        for (name, value) in feature.attributes.entries {
-            let isDate = schema.field(named: name)?.type == "esriFieldTypeDate"
-            switch value {
-            case .null: attributes[name] = .null
-            case .int(let i): attributes[name] = isDate ? .date(ArcadeDate(epochMilliseconds: Double(i))) : .number(Double(i))
-            case .double(let d): attributes[name] = isDate ? .date(ArcadeDate(epochMilliseconds: d)) : .number(d)
-            case .string(let s): attributes[name] = .text(s)
+    /// The pop-up's title with `{field}` replaced by the feature's values and `{expression/NAME}` by the
+    /// expression's value (nothing where it fails).
+    func title(for feature: TableFeature) -> String {
+        let template = info.behavior.popup?.title ?? ""
+        var result = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            result += rest[..<open]
+            let name = rest[rest.index(after: open)..<close].trimmingCharacters(in: .whitespaces)
+            if name.lowercased().hasPrefix("expression/") {
+                result += value(named: String(name.dropFirst("expression/".count)), for: feature)?.text ?? ""
+            } else {
+                let value = feature[name] ?? .null
+                result += value.isNull ? "" : (value.string ?? value.description)
             }
+            rest = rest[rest.index(after: close)...]
         }
-        let wkid = (feature.spatialReference ?? info.spatialReference).wkid
-        return ArcadeFeature(attributes: attributes, geometry: feature.geometry.map { Self.geometry($0, wkid: wkid) }, schema: schema)
-    }
-
-    static func geometry(_ geometry: Geometry, wkid: Int) -> ArcadeGeometry {
-        func point(_ p: Point) -> ArcadePoint { ArcadePoint(x: p.x, y: p.y, wkid: wkid) }
-        switch geometry {
-        case .point(let p): return .point(point(p))
-        case .multipoint(let points): return .multipoint(points: points.map(point), wkid: wkid)
-        case .polyline(let paths): return .polyline(paths: paths.map { $0.map(point) }, wkid: wkid)
-        case .polygon(let rings): return .polygon(rings: rings.map { $0.map(point) }, wkid: wkid)
-        case .envelope(let e): return .extent(xmin: e.xmin, ymin: e.ymin, xmax: e.xmax, ymax: e.ymax, wkid: wkid)
-        }
+        return result + rest
     }
 }
