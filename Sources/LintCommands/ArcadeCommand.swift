@@ -5,7 +5,7 @@ import Rules
 import WebMap
 
 /// `maprules arcade`: evaluates one Arcade expression (arcade.md, "`maprules arcade`").
-public struct ArcadeCommand: ParsableCommand {
+public struct ArcadeCommand: AsyncParsableCommand {
     public init() {}
 
     public static let configuration = CommandConfiguration(
@@ -18,6 +18,12 @@ public struct ArcadeCommand: ParsableCommand {
               maprules arcade "Left('the quick brown fox', 3)" --format json
               maprules arcade 'IIf($feature.DBH > 20, "big", "small")' --feature '{"attributes":{"DBH":25}}'
               maprules arcade --file visible.arcade --profile form-constraint --map map.json --layer trees --feature @tree.json
+              maprules arcade 'Count(FeatureSetByName($map, "Trees"))' --service Samples/TreesOfPortland
+              maprules arcade 'Count(FeatureSetByRelationshipName($feature, "Inspections"))' \\
+                --service Samples/TreesOfPortland --layer Trees --feature @tree.json
+            With --service, FeatureSet functions read that service (a URL, or a sample folder run in-process), and \
+            --layer names the layer or table of $feature in it (id, service name or map title); --user/--password \
+            or --token sign in.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
@@ -46,24 +52,75 @@ public struct ArcadeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A web map: with --layer, the layer's fields apply and $map sees the map's layers.", valueName: "MAP"))
     var map: String?
 
-    @Option(help: ArgumentHelp("The layer of --map (its id or title) whose feature $feature is.", valueName: "ID"))
+    @Option(help: ArgumentHelp("The layer whose feature $feature is: of --map (its id or title), or of --service (id, name or title).", valueName: "ID"))
     var layer: String?
 
-    @Option(help: ArgumentHelp("A feature service (URL or sample folder) for FeatureSet functions (not available yet).", valueName: "URL|DIR"))
+    @Option(help: ArgumentHelp("A feature service (URL, or a sample folder run in-process) that FeatureSet functions read.", valueName: "URL|DIR"))
     var service: String?
+
+    @Option(help: "With --service: user name to sign in with (with --password).")
+    var user: String?
+
+    @Option(help: "With --service: password of --user.")
+    var password: String?
+
+    @Option(help: "With --service: a token instead of --user/--password (or MAPRULES_TOKEN).")
+    var token: String?
 
     @Option(help: "Output format: text or json.")
     var format: Format = .text
 
-    public func run() throws {
-        if service != nil {
-            throw CommandFailure("--service: FeatureSet functions over a service are not supported yet; --map with --layer gives the map's layers and fields")
+    public func validate() throws {
+        if service == nil, user != nil || password != nil || token != nil {
+            throw ValidationError("--user, --password and --token go with --service.")
         }
-        let context = try ArcadeCommandSetup.context(profile: profile, feature: feature, original: original,
-                                                     editType: editType?.rawValue, map: map, layer: layer)
-        let source = try ArcadeCommandSetup.source(expression: expression, file: file)
-        ArcadeCommandSetup.evaluate(source, context: context, json: format == .json)
+        if (user == nil) != (password == nil) { throw ValidationError("--user and --password go together.") }
     }
+
+    public func run() async throws {
+        let source = try ArcadeCommandSetup.source(expression: expression, file: file)
+        guard let service else {
+            let context = try ArcadeCommandSetup.context(profile: profile, feature: feature, original: original,
+                                                         editType: editType?.rawValue, map: map, layer: layer)
+            ArcadeCommandSetup.evaluate(source, context: context, json: format == .json)
+            return
+        }
+        guard let evaluation = Self.serviceEvaluation else {
+            // `maprules` hands `arcade --service` to its companion before parsing; only a build without it gets here.
+            throw CommandFailure("--service: FeatureSet functions over a service are read by maprules-service (build it with: swift build --product maprules-service)")
+        }
+        // The map (with --layer) gives the schema; the service gives the data, and the layer when the map has none.
+        let context = try ArcadeCommandSetup.context(profile: profile, feature: feature, original: original,
+                                                     editType: editType?.rawValue, map: map, layer: map == nil ? nil : layer)
+        let request = ArcadeServiceRequest(source: source, context: context, service: service, layer: layer, map: map,
+                                           user: user, password: password, token: token)
+        do {
+            let value = try await evaluation(request)
+            print(format == .json ? ArcadeResultJSON.value(value) : value.textValue)
+        } catch let error as ArcadeError {
+            ArcadeCommandSetup.report(error, json: format == .json)
+        }
+    }
+
+    /// Evaluates with data access over a service: installed by the complete command line (`maprules-service`),
+    /// which has the runtime. Nil in the lint-side executable.
+    nonisolated(unsafe) public static var serviceEvaluation: ((ArcadeServiceRequest) async throws -> ArcadeValue)?
+}
+
+/// What `maprules arcade --service` asks the runtime to evaluate.
+public struct ArcadeServiceRequest {
+    public var source: String
+    /// Profile, `$feature` (with the map layer's schema when --map is given), `$originalFeature`, edit type.
+    public var context: ArcadeEvaluationContext
+    /// The `--service` value: a URL, or a sample folder.
+    public var service: String
+    /// The layer or table of `$feature` in the service (id, name or map title); nil: none.
+    public var layer: String?
+    /// The web map whose titles `$map` uses (nil: the service's layer names).
+    public var map: String?
+    public var user: String?
+    public var password: String?
+    public var token: String?
 }
 
 /// The parts of `maprules arcade` shared by the lint executable and the companion's `--service` command.
@@ -116,18 +173,23 @@ public enum ArcadeCommandSetup {
         return context
     }
 
+    /// Prints an Arcade error (JSON on standard output, text on standard error) and exits 1.
+    public static func report(_ error: ArcadeError, json: Bool) -> Never {
+        if json {
+            print(ArcadeResultJSON.error(error))
+        } else {
+            Console.error("error: \(error.description)")
+        }
+        Foundation.exit(1)
+    }
+
     /// Evaluates and prints; exits 1 on an Arcade error.
     public static func evaluate(_ source: String, context: ArcadeEvaluationContext, json: Bool) {
         do {
             let value = try ArcadeEvaluator.evaluate(source, context: context)
             print(json ? ArcadeResultJSON.value(value) : value.textValue)
         } catch let error as ArcadeError {
-            if json {
-                print(ArcadeResultJSON.error(error))
-            } else {
-                Console.error("error: \(error.description)")
-            }
-            Foundation.exit(1)
+            report(error, json: json)
         } catch {
             Console.error("error: \(error)")
             Foundation.exit(1)

@@ -18,6 +18,7 @@ struct MapRulesService: AsyncParsableCommand {
     )
 
     static func main() async {
+        ArcadeServiceEvaluation.install()
         await CommandLineRunner.main(MapRulesService.self)
     }
 }

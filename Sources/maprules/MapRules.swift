@@ -25,6 +25,10 @@ struct MapRules: AsyncParsableCommand {
         if let first = arguments.first, ServiceCompanion.commands.contains(first) {
             ServiceCompanion.run(arguments)
         }
+        // `arcade --service`: FeatureSet functions read a service through the runtime, which the companion has.
+        if arguments.first == "arcade", arguments.contains(where: { $0 == "--service" || $0.hasPrefix("--service=") }) {
+            ServiceCompanion.run(arguments)
+        }
         // `maprules help serve ...`: the companion knows the command's options.
         if arguments.count >= 2, arguments[0] == "help", ServiceCompanion.commands.contains(arguments[1]) {
             ServiceCompanion.run(Array(arguments.dropFirst()) + ["--help"])

@@ -85,5 +85,39 @@ import Testing
         let unknown = try CLI.run(["arcade", "FeatureSetByName($map, 'Nope')"] + map)
         #expect(unknown.exitCode == 1)
     }
-}
 
+    /// `--service`: FeatureSet functions read the service, in-process from a sample folder and over HTTP alike.
+    @Test func featureSetsReadTheServiceGiven() throws {
+        let trees = CLI.packageRoot.appendingPathComponent("Samples/TreesOfPortland").path
+        let count = try CLI.run(["arcade", "Count(FeatureSetByName($map, 'Trees'))", "--service", trees, "--format", "json"])
+        #expect(count.exitCode == 0, "\(count.stderr)")
+        #expect(count.stdout == "{\"value\":24,\"type\":\"Number\"}\n")
+
+        let map = CLI.packageRoot.appendingPathComponent("Samples/TreesOfPortland/TreesOfPortland.json").path
+        let hood = try CLI.run(["arcade", "First(Intersects(FeatureSetByName($map, 'Neighborhoods'), Geometry($feature))).NAME",
+                                "--service", trees, "--map", map, "--layer", "Trees",
+                                "--feature", #"{"attributes": {}, "geometry": {"x": -122.64834, "y": 45.525014, "spatialReference": {"wkid": 4326}}}"#])
+        #expect(hood.exitCode == 0, "\(hood.stderr)")
+        #expect(hood.stdout == "Kerns\n")
+
+        let related = try CLI.run(["arcade", "Count(FeatureSetByRelationshipName($feature, 'Inspections'))", "--service", trees,
+                                   "--layer", "Trees", "--feature", #"{"attributes": {"GlobalID": "{ED881BC9-049E-43F2-A301-9F26837E55B9}"}}"#])
+        #expect(related.exitCode == 0, "\(related.stderr)")
+        #expect((Int(related.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) >= 1, "\(related.stdout)")
+
+        let unknown = try CLI.run(["arcade", "FeatureSetByName($map, 'Nope')", "--service", trees, "--format", "json"])
+        #expect(unknown.exitCode == 1 && unknown.stdout.contains("\"ruleId\":\"arcade/runtime-error\""), "\(unknown.stdout)")
+        let missing = try CLI.run(["arcade", "1", "--service", "/no/such/folder"])
+        #expect(missing.exitCode == 2 && missing.stderr.contains("--service"), "\(missing.stderr)")
+        let badLayer = try CLI.run(["arcade", "1", "--service", trees, "--layer", "Oaks"])
+        #expect(badLayer.exitCode == 2 && badLayer.stderr.contains("--layer"), "\(badLayer.stderr)")
+
+        let server = try ServedSamples.start()
+        defer { server.stop() }
+        let remote = try CLI.run(["arcade", "Count(Filter(FeatureSetByName($map, 'Trees'), \"Condition = 'Good'\"))", "--service",
+                                  "http://127.0.0.1:\(server.port)/arcgis/rest/services/TreesOfPortland/FeatureServer"])
+        let local = try CLI.run(["arcade", "Count(Filter(FeatureSetByName($map, 'Trees'), \"Condition = 'Good'\"))", "--service", trees])
+        #expect(remote.exitCode == 0 && local.exitCode == 0, "\(remote.stderr)\(local.stderr)")
+        #expect(remote.stdout == local.stdout && (Int(local.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0)
+    }
+}

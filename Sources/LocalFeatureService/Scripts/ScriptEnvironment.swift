@@ -27,6 +27,16 @@ public struct ScriptEnvironment: Sendable {
         guard let target = target ?? script.service else {
             throw SetupError(message: "No service: give --service URL|DIR, or `service:` in the script.")
         }
+        let environment = try await prepare(target: target, map: script.map, credential: credential, usersFile: usersFile, timeout: timeout)
+        await environment.geodatabase.setDefaultVersionPolicy(script.defaultVersionEdits)
+        for behaviour in script.behaviours { await environment.geodatabase.register(behaviour) }
+        return environment
+    }
+
+    /// Makes the service and the geodatabase of `target`: a feature service URL, an offline geodatabase file or
+    /// a sample folder (run in-process), with the web map at `map` (nil: the service's own names).
+    public static func prepare(target: String, map mapPath: String?, credential: Credential?, usersFile: String?,
+                               timeout: Double) async throws -> ScriptEnvironment {
         let service: any FeatureService
         var close: @Sendable () async -> Void = {}
         if target.lowercased().hasPrefix("http://") || target.lowercased().hasPrefix("https://") {
@@ -61,10 +71,8 @@ public struct ScriptEnvironment: Sendable {
                 throw SetupError(message: "\(target): \(error.message)")
             }
         }
-        let map = try script.map.map(Self.readMap)
+        let map = try mapPath.map(Self.readMap)
         let geodatabase = ServiceGeodatabase(service: service, map: map)
-        await geodatabase.setDefaultVersionPolicy(script.defaultVersionEdits)
-        for behaviour in script.behaviours { await geodatabase.register(behaviour) }
         return ScriptEnvironment(service: service, geodatabase: geodatabase, close: close)
     }
 

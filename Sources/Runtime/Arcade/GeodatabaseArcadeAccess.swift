@@ -9,10 +9,11 @@ import WebMap
 /// Used only from `ArcadeThread.run` (each read waits for the geodatabase).
 final class GeodatabaseArcadeAccess: ArcadeDataAccess {
     let geodatabase: ServiceGeodatabase
-    let current: TableInfo
+    /// The table of the feature being evaluated (`$layer`, relationships); nil when there is none.
+    let current: TableInfo?
     private let tables: [TableInfo]
 
-    init(geodatabase: ServiceGeodatabase, current: TableInfo, tables: [TableInfo]) {
+    init(geodatabase: ServiceGeodatabase, current: TableInfo?, tables: [TableInfo]) {
         self.geodatabase = geodatabase
         self.current = current
         self.tables = tables.sorted { $0.id < $1.id }
@@ -20,9 +21,12 @@ final class GeodatabaseArcadeAccess: ArcadeDataAccess {
 
     /// The access for expressions evaluated on features of `table`.
     static func make(for table: FeatureTable) async throws -> GeodatabaseArcadeAccess {
-        let geodatabase = table.geodatabase
+        try await make(geodatabase: table.geodatabase, current: table.info)
+    }
+
+    static func make(geodatabase: ServiceGeodatabase, current: TableInfo?) async throws -> GeodatabaseArcadeAccess {
         let infos = try await geodatabase.loaded().popups.tables.values.map { $0 }
-        return GeodatabaseArcadeAccess(geodatabase: geodatabase, current: table.info, tables: infos)
+        return GeodatabaseArcadeAccess(geodatabase: geodatabase, current: current, tables: infos)
     }
 
     func featureSource(titled title: String) throws -> ArcadeFeatureSource? {
@@ -36,11 +40,11 @@ final class GeodatabaseArcadeAccess: ArcadeDataAccess {
         return info.map { TableFeatureSource(geodatabase: geodatabase, info: $0) }
     }
 
-    func currentLayer() throws -> ArcadeFeatureSource? { TableFeatureSource(geodatabase: geodatabase, info: current) }
+    func currentLayer() throws -> ArcadeFeatureSource? { current.map { TableFeatureSource(geodatabase: geodatabase, info: $0) } }
 
     func relatedFeatures(of feature: ArcadeFeature, relationshipName name: String) throws -> ArcadeFeatureSource? {
-        guard let relationship = current.metadata.relationships.first(where: { $0.name == name }) else { return nil }
-        let geodatabase = self.geodatabase, current = self.current
+        guard let current, let relationship = current.metadata.relationships.first(where: { $0.name == name }) else { return nil }
+        let geodatabase = self.geodatabase
         let keys = try ArcadeThread.wait { try await geodatabase.keys(of: relationship, table: current) }
         let value = feature.attributes[keys.localKey] ?? .null
         let clause: String
