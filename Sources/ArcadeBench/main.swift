@@ -44,8 +44,12 @@ func seconds(_ body: () -> Void) -> Double {
 
 let arguments = CommandLine.arguments
 let repeats = arguments.firstIndex(of: "--repeat").flatMap { Int(arguments[$0 + 1]) } ?? 5
+// `--only parse|constraint|form|hostile`: one measure (for profiling).
+let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+func measures(_ name: String) -> Bool { only == nil || only == name }
 
 // 1. Parse + check.
+if measures("parse") {
 let expressions = corpus(bytes: 1 << 20)
 let totalBytes = expressions.reduce(0) { $0 + $1.utf8.count }
 var best = Double.infinity
@@ -65,6 +69,7 @@ for _ in 0..<repeats {
 }
 print(String(format: "parse+check: %d expressions, %.2f MB in %.1f ms (%.1f MB/s)", checked, Double(totalBytes) / 1_048_576,
              best * 1000, Double(totalBytes) / 1_048_576 / best))
+}
 
 // 2. A constraint evaluated again and again.
 let constraint = try ArcadeProgram("$feature.Status == 'Damaged' && !IsEmpty($feature.Inspector)")
@@ -73,7 +78,7 @@ let feature = ArcadeFeature(attributes: ArcadeDictionary([("Status", .text("Dama
 let context = ArcadeEvaluationContext(profile: .formConstraint, feature: feature, now: 1_700_000_000_000)
 let evaluations = 2_000_000
 var bestRate = 0.0
-for _ in 0..<repeats {
+for _ in 0..<(measures("constraint") ? repeats : 0) {
     var trues = 0
     let time = seconds {
         for _ in 0..<evaluations {
@@ -83,7 +88,7 @@ for _ in 0..<repeats {
     precondition(trues == evaluations, "the constraint did not evaluate to true")
     bestRate = max(bestRate, Double(evaluations) / time)
 }
-print(String(format: "constraint: %.0f evaluations/s (%.0f ns each)", bestRate, 1e9 / bestRate))
+if measures("constraint") { print(String(format: "constraint: %.0f evaluations/s (%.0f ns each)", bestRate, 1e9 / bestRate)) }
 
 // 3. A 20-element form: 20 expressions (constraints and calculations) re-evaluated in full.
 let form: [(ArcadeProgram, ArcadeProfile)] = try (0..<20).map { i in
@@ -96,7 +101,7 @@ let form: [(ArcadeProgram, ArcadeProfile)] = try (0..<20).map { i in
 }
 let passes = 20_000
 var bestPass = Double.infinity
-for _ in 0..<repeats {
+for _ in 0..<(measures("form") ? repeats : 0) {
     let time = seconds {
         for _ in 0..<passes {
             for (program, profile) in form {
@@ -108,7 +113,7 @@ for _ in 0..<repeats {
     }
     bestPass = min(bestPass, time / Double(passes))
 }
-print(String(format: "form: 20 expressions re-evaluated in %.1f µs", bestPass * 1e6))
+if measures("form") { print(String(format: "form: 20 expressions re-evaluated in %.1f µs", bestPass * 1e6)) }
 
 // 4. Hostile input, each timed alone: a clear error or a result within a second (release build).
 let hostile: [(String, String)] = [
@@ -126,7 +131,7 @@ let bigCalls = ["Count(Upper(s))", "Count(Lower(s))", "Find('abc', s)", "Count(R
                 "Count(UrlEncode(s))", "Count(FromJSON(Text([s])))", "Count(Distinct(Split(s, '')))", "Count(Sort(Split(Left(s, 100000), '')))",
                 "Count(StandardizeGuid(s, 'digits'))", "Count(Mid(s, 4000000, 10))", "Count(Text(Number(s)))", "Count(Guid())"]
 var slowest = 0.0
-for (name, text) in hostile + bigCalls.map { ("8 MB text: " + $0, big + $0) } {
+for (name, text) in (measures("hostile") ? hostile + bigCalls.map { ("8 MB text: " + $0, big + $0) } : []) {
     var outcome = ""
     let time = seconds {
         do { outcome = try ArcadeEvaluator.evaluate(text).textValue }
@@ -136,4 +141,4 @@ for (name, text) in hostile + bigCalls.map { ("8 MB text: " + $0, big + $0) } {
     slowest = max(slowest, time)
     print(String(format: "hostile: %@ -> %@ in %.3f s%@", name, String(outcome.prefix(40)), time, time >= 1 ? "  (over 1 s)" : ""))
 }
-print(String(format: "hostile: slowest %.3f s", slowest))
+if measures("hostile") { print(String(format: "hostile: slowest %.3f s", slowest)) }

@@ -19,6 +19,16 @@ import Testing
         #expect(try #require(syntax("/* never closed")).message.contains("comment"))
         #expect(try #require(syntax("`never closed")).message.contains("template"))
 
+        // An unterminated string whose text ends at a multiple of eight bytes (the lexer skips eight at a time):
+        // found by fuzzing, it read past the end.
+        for length in 0..<24 {
+            let open = try #require(syntax("'" + String(repeating: "x", count: length)), "\(length)")
+            #expect(open.message.contains("unterminated") && open.column == 1)
+            #expect(syntax("return 'a' + '" + String(repeating: "y", count: length))?.column == 14)
+        }
+        let fuzzed = "// Uper() in a comment does not count\nreturn Uper($featumm') + ' ' + DateDiff(Nowroper($feature.Condition)"
+        #expect(syntax(fuzzed)?.message.contains("unterminated") == true)
+
         let paren = try #require(syntax("Left(1,\n  2"))
         // Never closed: reported at the opener (the message names both ends).
         #expect(paren.line == 1 && paren.column == 5 && paren.message.contains("')'"))

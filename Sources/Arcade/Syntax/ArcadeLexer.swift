@@ -285,6 +285,8 @@ final class ArcadeLexer {
             scalar += 8 - continuations
             index += 8
         }
+        // The text may end right after the last whole word (an unterminated string of the right length).
+        guard index < buffer.count else { return }
         let byte = buffer[index]
         if byte != quote && byte != 0x5C && byte != 0x0A && byte != 0x0D {
             index += 1

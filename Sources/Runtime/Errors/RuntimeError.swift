@@ -86,6 +86,14 @@ extension RuntimeError {
         public static let compositeRelatedRequired = "runtime/composite-related-required"
         public static let parentBeingEdited = "runtime/parent-being-edited"
         public static let invalidGeometry = "runtime/invalid-geometry"
+        /// Form edit sessions (forms.md, "Runtime"): a required element without a value, a text shorter or longer
+        /// than its input allows, a value outside the element's own domain, value expressions that never settle,
+        /// and a session asked of a layer without a form.
+        public static let formRequired = "runtime/form-required"
+        public static let formLength = "runtime/form-length"
+        public static let formDomain = "runtime/form-domain"
+        public static let formCalculationCycle = "runtime/form-calculation-cycle"
+        public static let notFormEnabled = "runtime/not-form-enabled"
         public static let notServiceBacked = "runtime/not-service-backed"
         public static let notALayer = "runtime/not-a-layer"
         public static let authentication = "runtime/authentication"
@@ -106,7 +114,8 @@ extension RuntimeError {
         public static let all = [localEditsPending, defaultVersionReadOnly, versionNotFound, cannotAdd, cannotUpdate, cannotDelete,
                                  notPopupEnabled, fieldNotEditable, unknownField, featureNotFound, relationshipNotFound,
                                  compositeRelatedRequired, parentBeingEdited, invalidGeometry, notServiceBacked, notALayer,
-                                 authentication, unreachable, serviceError]
+                                 authentication, unreachable, serviceError, formRequired, formLength, formDomain,
+                                 formCalculationCycle, notFormEnabled]
     }
 
     /// A refusal answered by the service: `runtime/authentication` for 498/499/401/403, `runtime/version-not-found`
