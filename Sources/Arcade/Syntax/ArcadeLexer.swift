@@ -248,7 +248,7 @@ final class ArcadeLexer {
             }
             let byte = buffer[index]
             if byte == quote || byte == UInt8(ascii: "\\") || byte == 0x0A || byte == 0x0D {
-                value += String(decoding: UnsafeBufferPointer(rebasing: buffer[runStart..<index]), as: UTF8.self)
+                appendRun(buffer, from: runStart, to: &value)
                 if byte == quote {
                     advance(buffer)
                     return ArcadeToken(kind: .string, text: value, range: range(from: start))
@@ -265,6 +265,14 @@ final class ArcadeLexer {
                 skipPlainBytes(buffer, quote: quote)
             }
         }
+    }
+
+    /// Appends the bytes from `start` to `index` to a literal's value; the common case, a literal without escapes,
+    /// takes them as its whole value (appending to an empty String copies the run a second time).
+    @inline(__always)
+    private func appendRun(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to value: inout String) {
+        let run = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<index]), as: UTF8.self)
+        if value.isEmpty { value = run } else { value += run }
     }
 
     /// Moves over bytes that are neither `quote`, a backslash nor a line break, eight at a time where it can
@@ -388,7 +396,7 @@ final class ArcadeLexer {
             }
             let byte = buffer[index]
             if byte == UInt8(ascii: "`") || byte == UInt8(ascii: "\\") || (byte == UInt8(ascii: "$") && peek(buffer, 1) == UInt8(ascii: "{")) {
-                value += String(decoding: UnsafeBufferPointer(rebasing: buffer[runStart..<index]), as: UTF8.self)
+                appendRun(buffer, from: runStart, to: &value)
                 if byte == UInt8(ascii: "\\") {
                     guard escape(buffer, into: &value) else { return nil }
                     runStart = index
