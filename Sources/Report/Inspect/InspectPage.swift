@@ -28,6 +28,7 @@ public enum InspectPage {
         var attachments: String?, canDelete: Bool, canEdit: Bool
         var isTable: Bool, addEligible: Bool, addFailures: [String]
         var facts: [Fact]
+        var form: FormCard?
     }
     struct Fact { var term: String, value: String, items: [String], hasItems: Bool }
     struct Tick { var x: String, label: String }
@@ -110,7 +111,8 @@ public enum InspectPage {
             rows: rows, hasRows: !rows.isEmpty, related: related, hasRelated: !related.isEmpty,
             attachments: attachments, canDelete: layer.canDelete, canEdit: !layer.editableFields.isEmpty,
             isTable: layer.kind == "table", addEligible: layer.addFeature.eligible,
-            addFailures: layer.addFeature.failed.map { AddFeatureCondition(rawValue: $0)?.failureText ?? $0 }, facts: facts)
+            addFailures: layer.addFeature.failed.map { AddFeatureCondition(rawValue: $0)?.failureText ?? $0 }, facts: facts,
+            form: formCard(layer.form))
     }
 
     private static func row(label: String, name: String, editor: EditorKind, field: FieldDefinition) -> Row {

@@ -40,7 +40,8 @@ public enum RequiredFieldNotEditableRule: MapRule {
         """)])
 
     public static func check(_ context: MapContext) {
-        for layer in context.behavior.layers where layer.addFeature.isEligible {
+        // A form-enabled layer is filled in through its form: form/required-unreachable checks it instead.
+        for layer in context.behavior.layers where layer.addFeature.isEligible && !layer.isFormEnabled {
             guard let table = layer.table, let popup = layer.popup else { continue }
             let editable = layer.editableDisplayFields(forNewRecord: true)
             let chosenKeys = context.behavior.relationships(of: layer)

@@ -37,8 +37,7 @@ public enum ArcadeSyntaxRule: MapRule {
             guard case .failure(let errors) = expression.parsed else { continue }
             for error in errors.errors {
                 context.report(self, in: expression, at: error.offset, about: error.message, message:
-                    "Arcade expression \(expression.displayName) in the pop-up of \(expression.layer.layer.isTable ? "table" : "layer") "
-                    + "\(expression.layer.layer.displayName) cannot be read: \(error.message) (line \(error.line), column \(error.column) "
+                    "Arcade expression \(expression.displayName) in \(expression.place) cannot be read: \(error.message) (line \(error.line), column \(error.column) "
                     + "of the expression). The app drops the expression and shows nothing for it; correct it there.")
             }
         }

@@ -32,8 +32,7 @@ public enum ArcadeUnknownFunctionRule: MapRule {
             for call in analysis.calls where !call.isDeclaredInExpression && !ArcadeFunctionCatalog.isKnown(call.name) {
                 let suggestion = ArcadeFunctionCatalog.suggestion(for: call.name)
                 context.report(self, in: expression, at: call.nameRange.start, about: call.name, message:
-                    "Arcade expression \(expression.displayName) in the pop-up of \(expression.layer.layer.isTable ? "table" : "layer") "
-                    + "\(expression.layer.layer.displayName) calls '\(call.name)', which is no Arcade function: the expression "
+                    "Arcade expression \(expression.displayName) in \(expression.place) calls '\(call.name)', which is no Arcade function: the expression "
                     + "does not compile and the app shows nothing for it."
                     + (suggestion.map { " Did you mean '\($0)'?" } ?? " Call a function of Arcade's function reference, or declare it in the expression."))
             }

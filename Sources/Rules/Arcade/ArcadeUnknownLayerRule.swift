@@ -32,8 +32,7 @@ public enum ArcadeUnknownLayerRule: MapRule {
             for reference in analysis.layerNames where reference.source?.lowercased() == "$map" && !titles.contains(reference.name) {
                 let closest = Suggestions.closest(to: reference.name, in: titles)
                 context.report(self, in: expression, at: reference.range.start, about: reference.name, message:
-                    "Arcade expression \(expression.displayName) in the pop-up of \(expression.layer.layer.isTable ? "table" : "layer") "
-                    + "\(expression.layer.layer.displayName) asks $map for '\(reference.name)', which is the title of no layer or "
+                    "Arcade expression \(expression.displayName) in \(expression.place) asks $map for '\(reference.name)', which is the title of no layer or "
                     + "table of the map: the call fails and the app shows nothing for the expression."
                     + (closest.map { " Did you mean '\($0)'?" } ?? " Its layers and tables: " + titles.map { "'\($0)'" }.joined(separator: ", ") + "."))
             }

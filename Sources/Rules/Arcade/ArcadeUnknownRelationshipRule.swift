@@ -34,8 +34,7 @@ public enum ArcadeUnknownRelationshipRule: MapRule {
                     (Suggestions.closest(to: reference.name, in: names).map { " Did you mean '\($0)'?" }
                         ?? " Its relationships: " + names.map { "'\($0)'" }.joined(separator: ", ") + ".")
                 context.report(self, in: expression, at: reference.token.start, about: reference.name, message:
-                    "Arcade expression \(expression.displayName) in the pop-up of \(expression.layer.layer.isTable ? "table" : "layer") "
-                    + "\(expression.layer.layer.displayName) asks for relationship '\(reference.name)', which the "
+                    "Arcade expression \(expression.displayName) in \(expression.place) asks for relationship '\(reference.name)', which the "
                     + "\(expression.layer.layer.isTable ? "table" : "layer") does not have: the call fails and the app shows nothing for the expression."
                     + known)
             }
