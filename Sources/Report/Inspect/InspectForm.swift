@@ -120,14 +120,18 @@ extension InspectReport {
                 parts.append(element.inputType ?? "")
                 if !element.visible { parts.append("hidden") }
                 if element.calculated { parts.append("calculated = " + (element.value.map { $0.isNull ? "(none)" : $0.text } ?? "(none)")) }
-                else if element.editable { parts.append("editable") } else { parts.append("read-only") }
+                else {
+                    parts.append(element.editable ? "editable" : "read-only")
+                    if let value = element.value, !value.isNull { parts.append("value " + value.text) }
+                }
                 if element.required { parts.append("required") }
             } else {
                 if !element.visible { parts.append("hidden") }
                 if element.unsupported == true { parts.append("unsupported") }
                 if let detail = element.detail { parts.append(detail) }
             }
-            let name = element.type == "field" ? "\(element.label ?? "") (\(element.fieldName ?? ""))" : "[\(element.type)] \(element.label ?? element.inputType ?? "")"
+            let name = element.type == "field" ? "\(element.label ?? "") (\(element.fieldName ?? ""))"
+                : "[\(element.type)]" + (element.label.map { " " + $0 } ?? "")
             let exprs = (element.expressions ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
             out += indent + name + ": " + parts.filter { !$0.isEmpty }.joined(separator: ", ")
                 + (exprs.isEmpty ? "" : " [" + exprs.joined(separator: "; ") + "]") + "\n"

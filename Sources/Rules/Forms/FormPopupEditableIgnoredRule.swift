@@ -15,12 +15,12 @@ public enum FormPopupEditableIgnoredRule: MapRule {
         fix: "Add a field element for the field to the form, or set `isEditable` to false in the pop-up.",
         triggeringExamples: [
             .document(FormExamples.map(elements: #"{"type": "field", "fieldName": "Address"}"#,
-                                       fieldInfos: #"{"fieldName": "Address", "visible": true, "isEditable": true}, {"fieldName": "Condition", "visible": true, "isEditable": true}"#),
+                                       fieldInfos: #"{"fieldName": "Address", "label": "Address", "visible": true, "isEditable": true}, {"fieldName": "Condition", "label": "Condition", "visible": true, "isEditable": true}"#),
                       services: FormExamples.snapshot),
         ],
         nonTriggeringExamples: [
             .document(FormExamples.map(elements: #"{"type": "field", "fieldName": "Address"}, {"type": "field", "fieldName": "Condition"}"#,
-                                       fieldInfos: #"{"fieldName": "Address", "visible": true, "isEditable": true}, {"fieldName": "Condition", "visible": true, "isEditable": true}"#),
+                                       fieldInfos: #"{"fieldName": "Address", "label": "Address", "visible": true, "isEditable": true}, {"fieldName": "Condition", "label": "Condition", "visible": true, "isEditable": true}"#),
                       services: FormExamples.snapshot),
         ])
 

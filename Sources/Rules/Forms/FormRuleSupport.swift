@@ -71,7 +71,7 @@ enum FormExamples {
               "title": "Trees",
               "layerType": "ArcGISFeatureLayer",
               "url": "\(Examples.treesURL)",
-              "popupInfo": {"title": "{Address}", "fieldInfos": [\(fieldInfos)]},
+              "popupInfo": {"title": "{Address}", "fieldInfos": [\(fieldInfos)], "popupElements": [{"type": "fields"}, {"type": "attachments"}]},
               "formInfo": {
                 "title": "Tree",\(formExtra.isEmpty ? "" : "\n        " + formExtra + ",")
                 "expressionInfos": [\(expressions)],
@@ -128,5 +128,5 @@ enum FormExamples {
     static let inspectionsURL = "https://example.com/arcgis/rest/services/Trees/FeatureServer/2"
 
     /// The Inspections table of `relatedSnapshot` in a map, pop-up enabled.
-    static let inspectionsTable = #"{"id": "Inspections_1", "title": "Inspections", "url": "\#(inspectionsURL)", "popupInfo": {"title": "Inspection", "fieldInfos": []}}"#
+    static let inspectionsTable = #"{"id": "Inspections_1", "title": "Inspections", "url": "\#(inspectionsURL)", "popupInfo": {"title": "Inspection", "fieldInfos": [{"fieldName": "Tree_GlobalID", "label": "Tree", "visible": true}]}}"#
 }
