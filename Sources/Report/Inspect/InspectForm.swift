@@ -29,6 +29,8 @@ extension InspectReport {
             public var detail: String?
             /// The codes a choice input offers (names), for the page.
             public var choices: [String]?
+            /// The name of the coded value the element holds, when it has a coded-value domain.
+            public var valueName: String?
         }
 
         public struct Expression: Codable, Sendable, Equatable {
@@ -58,7 +60,7 @@ extension InspectReport {
                     inputType: element.kind == .attachment ? element.attachmentInputType : element.inputType?.type,
                     visible: visible, editable: false, required: false, calculated: false, value: nil,
                     group: group?.label, unsupported: element.kind == .unsupported ? true : nil,
-                    expressions: expressions(of: element), detail: nil, choices: nil)
+                    expressions: expressions(of: element), detail: nil, choices: nil, valueName: nil)
                 switch element.kind {
                 case .field:
                     if fieldIndex < state.elements.count {
@@ -71,6 +73,7 @@ extension InspectReport {
                         entry.calculated = s.isCalculated
                         entry.value = s.value
                         entry.choices = facts.codedValues?.map(\.name)
+                        entry.valueName = facts.codedValues?.first { JSON($0.code) == s.value }?.name
                         if entry.inputType == nil, let field = facts.field { entry.inputType = defaultInput(field, coded: facts.codedValues != nil) }
                     }
                     fieldIndex += 1
@@ -179,8 +182,12 @@ extension InspectPage {
                 } else if !element.editable {
                     control = "read-only" + (element.value.map { $0.isNull ? "" : ": " + ($0.string ?? $0.text) } ?? "")
                     cls = "readonly"
+                } else if element.inputType == "radio-buttons" || element.inputType == "switch" {
+                    // Drawn as their options, the current one marked.
+                    control = element.inputType == "radio-buttons" ? "choose one" : "switch (on \u{2194} off)"
+                    cls = "text"
                 } else {
-                    control = inputText(element.inputType) + (element.value.map { $0.isNull ? "" : ": " + ($0.string ?? $0.text) } ?? "")
+                    control = inputText(element.inputType) + (element.value.map { $0.isNull ? "" : ": " + (element.valueName ?? $0.string ?? $0.text) } ?? "")
                     cls = element.inputType == "text-area" ? "multi" : "text"
                 }
                 detail = element.fieldName ?? ""
@@ -189,7 +196,13 @@ extension InspectPage {
             } else {
                 detail = [element.type, element.inputType, element.detail].compactMap { $0 }.joined(separator: " · ")
             }
-            let choices = element.calculated ? [] : (element.choices ?? [])
+            var choices = element.calculated ? [] : (element.choices ?? [])
+            if element.inputType == "radio-buttons" || element.inputType == "switch" {
+                let on = element.inputType == "radio-buttons" ? "◉ " : "⏻ "
+                let off = element.inputType == "radio-buttons" ? "○ " : ""
+                choices = choices.map { ($0 == element.valueName ? on : off) + $0 }
+                if element.inputType == "switch" { choices = choices.filter { $0.hasPrefix(on) }.isEmpty ? ["⏻ off"] : choices.filter { $0.hasPrefix(on) } }
+            }
             return FormRow(isGroup: element.type == "group", isField: element.type == "field",
                            isOther: element.type != "group" && element.type != "field",
                            label: element.label ?? element.fieldName ?? element.type, detail: detail, control: control, controlClass: cls,
@@ -203,7 +216,7 @@ extension InspectPage {
     private static func inputText(_ type: String?) -> String {
         switch type {
         case "combo-box": return "choose one ▾"
-        case "radio-buttons": return "choose one ◉"
+        case "radio-buttons": return "choose one"
         case "switch": return "switch ⏻"
         case "text-area": return "multi-line text"
         case "barcode-scanner": return "scan a barcode"

@@ -90,6 +90,9 @@ public enum InspectPage {
         if !layer.editableFields.isEmpty {
             facts.append(Fact(term: "Editable fields", value: "", items: layer.editableFields.map { "\($0.alias ?? $0.name) (\($0.name)): \(editorText($0.editor))" }, hasItems: true))
         }
+        if layer.form?.elements.isEmpty == false {
+            facts.append(fact("Editing", "through the layer's form (drawn below): the pop-up's isEditable settings have no effect"))
+        }
         facts.append(fact("Attachments", layer.attachments.show ? (layer.attachments.edit ? "shown, editable" : "shown, read-only") : "not shown"))
         facts.append(fact("Delete", layer.canDelete ? "allowed" : "not allowed"))
         if !layer.expressions.isEmpty {

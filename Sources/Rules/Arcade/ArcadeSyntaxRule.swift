@@ -6,7 +6,7 @@ public enum ArcadeSyntaxRule: MapRule {
     public static let description = RuleDescription(
         id: "arcade/syntax",
         severity: .error,
-        summary: "A pop-up Arcade expression does not parse: an unterminated string, template literal or comment, unbalanced brackets, or any other syntax error.",
+        summary: "A pop-up or form Arcade expression does not parse: an unterminated string, template literal or comment, unbalanced brackets, or any other syntax error.",
         rationale: """
             The app compiles each expression of `expressionInfos` before it shows the pop-up. An expression \
             that does not parse (a string, template literal or comment that never ends, `( ) [ ] { }` that do \

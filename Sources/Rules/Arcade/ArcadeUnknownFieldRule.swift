@@ -5,7 +5,7 @@ public enum ArcadeUnknownFieldRule: MapRule {
     public static let description = RuleDescription(
         id: "arcade/unknown-field",
         severity: .error,
-        summary: "A pop-up Arcade expression reads a `$feature` field that the layer does not have.",
+        summary: "A pop-up or form Arcade expression reads a `$feature` field that the layer does not have.",
         rationale: """
             In a pop-up expression `$feature` is the feature shown (for a table, its record). Reading a field \
             it does not have (`$feature.NAME`, `$feature["NAME"]`, or a name listed in `Expects($feature, ...)`) \

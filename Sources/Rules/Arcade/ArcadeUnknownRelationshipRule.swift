@@ -6,7 +6,7 @@ public enum ArcadeUnknownRelationshipRule: MapRule {
     public static let description = RuleDescription(
         id: "arcade/unknown-relationship",
         severity: .warning,
-        summary: "A pop-up Arcade expression asks for a relationship the layer does not have.",
+        summary: "A pop-up or form Arcade expression asks for a relationship the layer does not have.",
         rationale: """
             `FeatureSetByRelationshipName($feature, "NAME")` reads the records related to the feature through \
             the relationship named NAME. When the layer has no relationship of that name (renamed or removed in \
