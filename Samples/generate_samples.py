@@ -280,6 +280,19 @@ def popup(title, field_infos, *, attachments, relationships=(), order_by=None):
             "mediaInfos": []}
 
 
+def form_info(title, description, *, expressions, elements):
+    """A layer's form (formInfo, forms.md): expressions as (name, title, returnType, source)."""
+    return {"title": title, "description": description,
+            "expressionInfos": [{"name": n, "title": t, "expression": e, "returnType": r} for n, t, r, e in expressions],
+            "formElements": elements, "preserveFieldValuesWhenHidden": False}
+
+
+def form_field(name, label, input_type, **extra):
+    element = {"type": "field", "fieldName": name, "label": label, "inputType": input_type}
+    element.update(extra)
+    return element
+
+
 def basemap():
     return {
         "baseMapLayers": [{
@@ -325,6 +338,7 @@ SITE_TYPES = [("TL", "Tree lawn / parkway"), ("SC", "Sidewalk cutout"), ("MD", "
               ("YD", "Yard"), ("PK", "Park"), ("OT", "Other")]
 WIRES = [("HV", "High voltage"), ("LV", "Low voltage"), ("NO", "None"), ("UN", "Unknown")]
 CONDITIONS = [("Good", "Good"), ("Fair", "Fair"), ("Poor", "Poor"), ("Dead", "Dead")]
+YES_NO = [("Y", "Yes"), ("N", "No")]
 FUNCTIONAL_TYPES = [("BD", "Broadleaf deciduous"), ("BE", "Broadleaf evergreen"),
                     ("CD", "Coniferous deciduous"), ("CE", "Coniferous evergreen")]
 YES_NO = [("Y", "Yes"), ("N", "No")]
@@ -404,6 +418,7 @@ def build_trees():
         f_string("Condition", "Condition", 10, domain=cond_domain),
         f_num("DBH", "DBH (in)", "Double", domain=range_domain("DBH", 0, 120)),
         f_string("Notes", "Notes", 255),
+        f_string("Irrigated", "Irrigated", 1, domain=coded("YesNo", YES_NO)),
         *editor_tracking_fields(),
         f_globalid(),
     ]
@@ -559,6 +574,7 @@ def build_trees():
             "Condition": newest[1],
             "DBH": newest[2],
             "Notes": tree_notes[idx - 1],
+            "Irrigated": "Y" if idx % 3 == 0 else "N",  # no rng call: the other values stay as they were
             "created_user": created_by, "created_date": created,
             "last_edited_user": last_editor, "last_edited_date": last_edit,
             "GlobalID": gid},
@@ -580,7 +596,7 @@ def build_trees():
                     "drawingTool": "esriFeatureEditToolPoint",
                     "prototype": {"attributes": {"Site_Type": "TL", "Wires": None, "Species_ID": None,
                                                  "Planted_By": None, "Planted_Date": None, "Site_Width": None,
-                                                 "Notes": None}}}],
+                                                 "Notes": None, "Irrigated": "N"}}}],
         edit_fields_info=dict(EDIT_FIELDS_INFO), extent=extent_of(tree_pts, pad=50.0), versioned=False,
         drawing_info=simple_marker([56, 168, 0, 255]), last_edit=last_edit)
     neigh_layer = layer_json(
@@ -659,12 +675,49 @@ def build_trees():
     }), attachments=False, relationships=[(1, "Tree")],
         order_by=[{"field": "Collected_Date", "order": "desc"}])
 
+    trees_form = form_info(
+        "Tree", "What a planting crew records for a street tree.",
+        expressions=[
+            ("expr/neighborhood", "Neighborhood from the map", "string",
+             "// The neighborhood polygon the tree stands in (what copyFromContaining did for the pop-up)\n"
+             "var hoods = Intersects(FeatureSetByName($map, \"Neighborhoods\", [\"NAME\"], true), $feature)\n"
+             "var hood = First(hoods)\n"
+             "if (hood == null) { return null }\n"
+             "return hood.NAME"),
+            ("expr/has-wires", "Wires above the tree", "boolean",
+             "Includes(['HV', 'LV'], $feature.Wires)"),
+        ],
+        elements=[
+            {"type": "group", "label": "Location", "initialState": "expanded", "formElements": [
+                form_field("Address", "Address", {"type": "text-box", "maxLength": 100},
+                           hint="Street address nearest the tree"),
+                form_field("Neighborhood", "Neighborhood", {"type": "text-box", "maxLength": 50},
+                           valueExpression="expr/neighborhood"),
+            ]},
+            {"type": "group", "label": "Site", "initialState": "expanded", "formElements": [
+                form_field("Site_Type", "Site type", {"type": "combo-box", "showNoValueOption": False}),
+                form_field("Site_Width", "Site width (ft)", {"type": "text-box"}),
+                form_field("Wires", "Overhead wires", {"type": "radio-buttons", "showNoValueOption": True}),
+                {"type": "text", "text": "Keep the canopy at least 10 ft from the wires.", "textFormat": "plain-text",
+                 "visibilityExpression": "expr/has-wires"},
+                form_field("Irrigated", "Irrigated", {"type": "switch", "onValue": "Y", "offValue": "N"}),
+            ]},
+            form_field("Planted_By", "Planted by", {"type": "text-box", "maxLength": 50}),
+            form_field("Planted_Date", "Planted date", {"type": "date-picker"}),
+            form_field("Notes", "Notes", {"type": "text-area", "maxLength": 255}),
+            {"type": "attachment", "label": "Photos", "attachmentKeyword": "tree-photo", "inputType": {"type": "image"},
+             "maxAttachmentCount": 5},
+            {"type": "relationship", "label": "Inspections", "relationshipId": 1, "displayCount": 3,
+             "orderByFields": [{"field": "Collected_Date", "order": "desc"}]},
+        ])
+
     webmap = web_map(
         operational_layers=[
             {"id": "Neighborhoods_3390", "title": "Neighborhoods", "layerType": "ArcGISFeatureLayer",
              "url": TREES_URL + "/1", "visibility": True, "opacity": 0.6, "popupInfo": neigh_popup},
             {"id": "Trees_7125", "title": "Trees", "layerType": "ArcGISFeatureLayer",
-             "url": TREES_URL + "/0", "visibility": True, "opacity": 1, "popupInfo": trees_popup},
+             "url": TREES_URL + "/0", "visibility": True, "opacity": 1, "popupInfo": trees_popup,
+             "formInfo": trees_form},
         ],
         tables=[
             {"id": "Species_5127", "title": "Species", "url": TREES_URL + "/2", "popupInfo": species_popup},
@@ -860,10 +913,42 @@ def build_damage():
         "incidentid": {"label": "Incident ID", "editable": True, "tooltip": "Event identifier, e.g. NAP-SVR-2024-0715"},
         "notes": {"label": "Notes", "editable": True, "textarea": True, "tooltip": "Hazards, access, follow-up"},
     }), attachments=True)
+    damage_form = form_info(
+        "Damage assessment", "One building, as the inspector finds it.",
+        expressions=[
+            ("expr/damaged", "The building is damaged", "boolean",
+             "Includes(['Destroyed', 'Major', 'Minor', 'Affected'], $feature.typdamage)"),
+            ("expr/loss-required", "A loss estimate is needed", "boolean",
+             "Includes(['Destroyed', 'Major'], $feature.typdamage)"),
+            ("expr/incident", "Incident from the inspection date", "string",
+             "if (IsEmpty($feature.inspdate)) { return null }\n"
+             "return 'NAP-SVR-' + Text($feature.inspdate, 'YYYY-MM-DD')"),
+        ],
+        elements=[
+            {"type": "group", "label": "Building", "initialState": "expanded", "formElements": [
+                form_field("placename", "Business name", {"type": "text-box", "maxLength": 100}),
+                form_field("fulladdr", "Address", {"type": "text-box", "maxLength": 150}),
+                form_field("numstories", "Stories", {"type": "text-box"}),
+            ]},
+            form_field("typdamage", "Damage type", {"type": "radio-buttons", "showNoValueOption": False}),
+            {"type": "group", "label": "Damage", "description": "Shown when the building is damaged",
+             "initialState": "expanded", "visibilityExpression": "expr/damaged", "formElements": [
+                form_field("primcause", "Primary cause", {"type": "combo-box"}),
+                form_field("estloss", "Estimated loss (USD)", {"type": "text-box"},
+                           requiredExpression="expr/loss-required"),
+                form_field("notes", "Notes", {"type": "text-area", "maxLength": 255}),
+            ]},
+            form_field("inspdate", "Inspection date", {"type": "datetime-picker", "includeTime": True}),
+            form_field("incidentid", "Incident ID", {"type": "text-box", "maxLength": 40},
+                       valueExpression="expr/incident"),
+            {"type": "attachment", "label": "Photos of the damage", "attachmentKeyword": "damage-photo",
+             "inputType": {"type": "image"}},
+        ])
     webmap = web_map(
         operational_layers=[
             {"id": "DamageAssessment_4481", "title": "Damage Assessment", "layerType": "ArcGISFeatureLayer",
-             "url": DAMAGE_URL + "/0", "visibility": True, "opacity": 1, "popupInfo": pop},
+             "url": DAMAGE_URL + "/0", "visibility": True, "opacity": 1, "popupInfo": pop,
+             "formInfo": damage_form},
         ],
         tables=[], extent=full_extent)
     features = {0: {"objectIdFieldName": "objectid", "globalIdFieldName": "globalid",

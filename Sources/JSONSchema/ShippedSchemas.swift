@@ -1170,7 +1170,7 @@ public enum ShippedSchemas {
         "blendMode": {"type": "string"},
         "customParameters": {"type": "object"},
         "definitionEditor": {"type": "object"},
-        "formInfo": {"type": "object"},
+        "formInfo": {"$ref": "#/$defs/formInfo"},
         "timeAnimation": {"type": "boolean"}
       },
       "allOf": [
@@ -1363,11 +1363,117 @@ public enum ShippedSchemas {
         "refreshInterval": {"type": "number", "minimum": 0},
         "featureCollection": {"$ref": "#/$defs/featureCollection"},
         "definitionEditor": {"type": "object"},
-        "formInfo": {"type": "object"}
+        "formInfo": {"$ref": "#/$defs/formInfo"}
       }
     },
     "popupInfo": {
       "$ref": "https://maprules.dev/schemas/popup.schema.json"
+    },
+    "formInfo": {
+      "description": "A form (forms.md): what a crew sees, must fill, may change, and what the app calculates.",
+      "type": "object",
+      "properties": {
+        "title": {"type": ["string", "null"]},
+        "description": {"type": ["string", "null"]},
+        "preserveFieldValuesWhenHidden": {"type": "boolean"},
+        "expressionInfos": {"type": "array", "items": {"$ref": "#/$defs/formExpressionInfo"}},
+        "formElements": {"type": "array", "items": {"$ref": "#/$defs/formElement"}}
+      }
+    },
+    "formExpressionInfo": {
+      "type": "object",
+      "required": ["name", "expression"],
+      "properties": {
+        "name": {"type": "string", "minLength": 1},
+        "title": {"type": ["string", "null"]},
+        "expression": {"type": "string"},
+        "returnType": {"enum": ["boolean", "number", "string", "date"]}
+      }
+    },
+    "formExpressionName": {"description": "The name of an entry of formInfo.expressionInfos, or expr/system/true or expr/system/false.", "type": "string", "minLength": 1},
+    "formElement": {
+      "description": "Dispatched on `type` like layers: an unknown type is kept (the apps show it as unsupported).",
+      "type": "object",
+      "required": ["type"],
+      "properties": {
+        "type": {"type": "string"},
+        "label": {"type": ["string", "null"]},
+        "description": {"type": ["string", "null"]},
+        "visibilityExpression": {"$ref": "#/$defs/formExpressionName"}
+      },
+      "allOf": [
+        {"if": {"properties": {"type": {"const": "field"}}}, "then": {
+          "required": ["fieldName"],
+          "properties": {
+            "fieldName": {"type": "string", "minLength": 1},
+            "hint": {"type": ["string", "null"]},
+            "domain": {"$ref": "https://maprules.dev/schemas/layer.schema.json#/$defs/fieldDomain"},
+            "inputType": {"$ref": "#/$defs/formInputType"},
+            "editableExpression": {"$ref": "#/$defs/formExpressionName"},
+            "requiredExpression": {"$ref": "#/$defs/formExpressionName"},
+            "valueExpression": {"$ref": "#/$defs/formExpressionName"},
+            "editable": {"type": "boolean"}
+          }
+        }},
+        {"if": {"properties": {"type": {"const": "group"}}}, "then": {
+          "properties": {
+            "initialState": {"enum": ["expanded", "collapsed"]},
+            "formElements": {"type": "array", "items": {"$ref": "#/$defs/formElement"}}
+          }
+        }},
+        {"if": {"properties": {"type": {"const": "text"}}}, "then": {
+          "required": ["text"],
+          "properties": {
+            "text": {"type": "string"},
+            "textFormat": {"enum": ["plain-text", "markdown"]}
+          }
+        }},
+        {"if": {"properties": {"type": {"const": "relationship"}}}, "then": {
+          "required": ["relationshipId"],
+          "properties": {
+            "relationshipId": {"type": "integer", "minimum": 0},
+            "displayCount": {"type": "integer", "minimum": 0},
+            "orderByFields": {"type": "array", "items": {"type": "object", "required": ["field"],
+              "properties": {"field": {"type": "string"}, "order": {"enum": ["asc", "desc"]}}}},
+            "editableExpression": {"$ref": "#/$defs/formExpressionName"}
+          }
+        }},
+        {"if": {"properties": {"type": {"const": "attachment"}}}, "then": {
+          "properties": {
+            "attachmentKeyword": {"type": "string"},
+            "inputType": {"oneOf": [
+              {"enum": ["attachment", "audio", "document", "image", "signature", "video"]},
+              {"type": "object", "required": ["type"], "properties": {"type": {"enum": ["attachment", "audio", "document", "image", "signature", "video"]}}}
+            ]},
+            "minAttachmentCount": {"type": "integer", "minimum": 0},
+            "maxAttachmentCount": {"type": "integer", "minimum": 0},
+            "editableExpression": {"$ref": "#/$defs/formExpressionName"}
+          }
+        }}
+      ]
+    },
+    "formInputType": {
+      "type": "object",
+      "required": ["type"],
+      "properties": {
+        "type": {"enum": ["text-box", "text-area", "barcode-scanner", "combo-box", "radio-buttons", "switch", "date-picker",
+                          "datetime-picker", "time-picker", "timestampoffset-picker"]}
+      },
+      "allOf": [
+        {"if": {"properties": {"type": {"enum": ["text-box", "text-area", "barcode-scanner"]}}}, "then": {
+          "properties": {"minLength": {"type": "integer", "minimum": 0}, "maxLength": {"type": "integer", "minimum": 0}}
+        }},
+        {"if": {"properties": {"type": {"enum": ["combo-box", "radio-buttons"]}}}, "then": {
+          "properties": {"showNoValueOption": {"type": "boolean"}, "noValueOptionLabel": {"type": ["string", "null"]}}
+        }},
+        {"if": {"properties": {"type": {"const": "switch"}}}, "then": {
+          "required": ["onValue", "offValue"],
+          "properties": {"onValue": {"type": ["string", "number"]}, "offValue": {"type": ["string", "number"]}}
+        }},
+        {"if": {"properties": {"type": {"const": "datetime-picker"}}}, "then": {
+          "properties": {"includeTime": {"type": "boolean"}, "min": {"type": ["number", "null"]}, "max": {"type": ["number", "null"]}}
+        }}
+      ]
     },
     "layerDefinition": {
       "description": "Overrides of the service's layer definition (minScale, maxScale, definitionExpression, capabilities, drawingInfo...), or, in a feature collection, the whole definition (fields, geometryType...).",
@@ -1394,6 +1500,7 @@ public enum ShippedSchemas {
                 }
               },
               "popupInfo": {"$ref": "#/$defs/popupInfo"},
+              "formInfo": {"$ref": "#/$defs/formInfo"},
               "nextObjectId": {"type": "integer"}
             }
           }

@@ -35,7 +35,8 @@ import Testing
         let fixable = try Self.diagnostics(linted).filter { $0.diagnostic["fix"] != nil }
         let fixedRules = Set(fixable.map { $0.diagnostic["ruleId"] as? String ?? "" })
         #expect(fixedRules.isSuperset(of: ["popup/missing-label", "popup/editable-but-service-readonly", "popup/editable-readonly-type",
-                                         "popup/editable-unsupported-type", "popup/duplicate-field", "map/token-in-url"]), "\(fixedRules)")
+                                         "popup/editable-unsupported-type", "popup/duplicate-field", "map/token-in-url",
+                                         "form/nested-group", "form/duplicate-field", "form/expression-return-type"]), "\(fixedRules)")
 
         // The dry run prints the diff and changes nothing.
         let dryRun = try CLI.run(["lint", ".", "--fix-dry-run"], in: dir)
@@ -152,7 +153,8 @@ import Testing
 
     @Test func sarifReplacementsMakeTheSameChangeAsFix() throws {
         let dir = try Self.brokenCopy()
-        for name in ["popup--missing-label.json", "popup--editable-unsupported-type.json", "popup--duplicate-field.json", "map--token-in-url.json"] {
+        for name in ["popup--missing-label.json", "popup--editable-unsupported-type.json", "popup--duplicate-field.json", "map--token-in-url.json",
+                     "form--nested-group.json", "form--duplicate-field.json", "form--expression-return-type.json"] {
             let sarif = try CLI.run(["lint", name, "--format", "sarif"], in: dir)
             let run = try #require(((try CLI.json(sarif.stdout) as? [String: Any])?["runs"] as? [[String: Any]])?.first)
             let results = (run["results"] as? [[String: Any]]) ?? []

@@ -27,7 +27,7 @@ import Testing
         let found = Set(diagnostics(try report(result)).compactMap { $0["ruleId"] as? String })
         let rules = try CLI.run(["rules", "--format", "json"])
         let all = try #require(CLI.json(rules.stdout) as? [[String: Any]]).compactMap { $0["id"] as? String }
-        let families = ["json", "schema", "map", "layer", "add-feature", "popup", "arcade", "related", "attachments", "offline"]
+        let families = ["json", "schema", "map", "layer", "add-feature", "popup", "form", "arcade", "related", "attachments", "offline"]
         for id in all where families.contains(String(id.split(separator: "/")[0])) {
             #expect(found.contains(id), "Samples/Broken shows no \(id)")
         }

@@ -58,6 +58,7 @@ enum JSONReportFormatter {
         switch operation.value {
         case .string(let s)?: members.append(("value", .string(s)))
         case .bool(let b)?: members.append(("value", .bool(b)))
+        case .json(let json)?: members.append(("value", JSONOutput(json)))
         case nil: break
         }
         return .object(members)

@@ -94,6 +94,11 @@ enum PageStyle {
     .phone .action { padding: 9px 14px; border-bottom: 1px solid var(--line); color: var(--accent); }
     .phone .action.disabled { color: #9aa3b2; }
     .phone .action.danger { color: var(--error); }
+    .phone.form .row.nested, .phone.form .row.other.nested { padding-left: 26px; }
+    .phone.form .row.hidden, .phone.form .section.hidden { opacity: 0.45; background: repeating-linear-gradient(135deg, #fff, #fff 6px, #f3f4f6 6px, #f3f4f6 12px); }
+    .phone.form .ctl.calculated { color: var(--ok); font-weight: 600; }
+    .phone.form .req { color: var(--error); }
+    .phone.form .tag { display: inline-block; margin: 4px 4px 0 0; font-size: 11px; border-radius: 6px; padding: 0 6px; background: var(--info-bg); color: var(--info); }
     .facts dt { font-size: 13px; color: var(--muted); margin-top: 10px; }
     .facts dd { margin: 2px 0 0; }
     .facts ul { margin: 4px 0 0; padding-left: 20px; }

@@ -28,6 +28,7 @@ public enum InspectPage {
         var attachments: String?, canDelete: Bool, canEdit: Bool
         var isTable: Bool, addEligible: Bool, addFailures: [String]
         var facts: [Fact]
+        var form: FormCard?
     }
     struct Fact { var term: String, value: String, items: [String], hasItems: Bool }
     struct Tick { var x: String, label: String }
@@ -89,6 +90,9 @@ public enum InspectPage {
         if !layer.editableFields.isEmpty {
             facts.append(Fact(term: "Editable fields", value: "", items: layer.editableFields.map { "\($0.alias ?? $0.name) (\($0.name)): \(editorText($0.editor))" }, hasItems: true))
         }
+        if layer.form?.elements.isEmpty == false {
+            facts.append(fact("Editing", "through the layer's form (drawn below): the pop-up's isEditable settings have no effect"))
+        }
         facts.append(fact("Attachments", layer.attachments.show ? (layer.attachments.edit ? "shown, editable" : "shown, read-only") : "not shown"))
         facts.append(fact("Delete", layer.canDelete ? "allowed" : "not allowed"))
         if !layer.expressions.isEmpty {
@@ -110,7 +114,8 @@ public enum InspectPage {
             rows: rows, hasRows: !rows.isEmpty, related: related, hasRelated: !related.isEmpty,
             attachments: attachments, canDelete: layer.canDelete, canEdit: !layer.editableFields.isEmpty,
             isTable: layer.kind == "table", addEligible: layer.addFeature.eligible,
-            addFailures: layer.addFeature.failed.map { AddFeatureCondition(rawValue: $0)?.failureText ?? $0 }, facts: facts)
+            addFailures: layer.addFeature.failed.map { AddFeatureCondition(rawValue: $0)?.failureText ?? $0 }, facts: facts,
+            form: formCard(layer.form))
     }
 
     private static func row(label: String, name: String, editor: EditorKind, field: FieldDefinition) -> Row {

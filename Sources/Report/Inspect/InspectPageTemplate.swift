@@ -46,6 +46,14 @@ enum InspectPageTemplate {
     {{^addEligible}}<p>The add button leaves this layer out because:</p><ul class="failures">{{#addFailures}}<li>{{.}}</li>{{/addFailures}}</ul>{{/addEligible}}{{/isTable}}
     <dl class="facts">{{#facts}}<dt>{{term}}</dt><dd>{{value}}{{#hasItems}}<ul>{{#items}}<li>{{.}}</li>{{/items}}</ul>{{/hasItems}}</dd>{{/facts}}</dl>
     </div>
+    {{#form}}
+    <div class="phone form" aria-label="The form for a new feature">
+    <div class="bar">{{title}}<small>the form, as a new feature opens it</small></div>
+    {{#rows}}{{#isGroup}}<div class="section group{{#hidden}} hidden{{/hidden}}">{{label}} <small>{{detail}}</small>{{#badges}}<span class="tag">{{.}}</span>{{/badges}}</div>{{/isGroup}}{{#isField}}<div class="row input{{#hidden}} hidden{{/hidden}}{{#nested}} nested{{/nested}}"><div class="lbl">{{label}}{{#required}} <b class="req" title="required">*</b>{{/required}} <small>{{detail}}</small></div><div class="ctl {{controlClass}}">{{control}}</div>{{#hasChoices}}<div class="choices">{{#choices}}<span>{{.}}</span>{{/choices}}</div>{{/hasChoices}}{{#badges}}<span class="tag">{{.}}</span>{{/badges}}</div>{{/isField}}{{#isOther}}<div class="row other{{#hidden}} hidden{{/hidden}}{{#nested}} nested{{/nested}}"><div class="lbl">{{label}} <small>{{detail}}</small></div>{{#badges}}<span class="tag">{{.}}</span>{{/badges}}</div>{{/isOther}}
+    {{/rows}}
+    {{#hasProblems}}<div class="section">Problems</div>{{#problems}}<div class="row"><div class="lbl">{{.}}</div></div>{{/problems}}{{/hasProblems}}
+    </div>
+    {{/form}}
     </div>
     {{/identifiable}}
     {{#note}}<p class="clean">{{.}}</p>{{/note}}

@@ -58,6 +58,8 @@ public struct InspectReport: Codable, Sendable {
         public var offline: Offline?
         /// The pop-up's Arcade expressions: parse result and type.
         public var expressions: [PopupExpression]
+        /// The layer's form and its state for a new feature; nil without a `formInfo`.
+        public var form: Form?
     }
 
     public struct LayerRef: Codable, Sendable {
@@ -101,7 +103,7 @@ public struct InspectReport: Codable, Sendable {
                 relationships: relationships,
                 attachments: Attachments(show: layer.showsAttachments, edit: layer.canEditAttachments),
                 canDelete: layer.canDelete, offline: offlineByPointer[layer.layer.pointer],
-                expressions: Self.expressions(of: layer))
+                expressions: Self.expressions(of: layer), form: Self.form(of: layer))
         }
         addFeatureLayers = behavior.addFeatureLayers.map { LayerRef(id: $0.layer.id, title: $0.layer.title) }
     }
@@ -138,6 +140,7 @@ public struct InspectReport: Codable, Sendable {
             }
             out += "  attachments: \(layer.attachments.show ? (layer.attachments.edit ? "shown, editable" : "shown, read-only") : "not shown")\n"
             out += "  delete: \(layer.canDelete ? "allowed" : "not allowed")\n"
+            if let form = layer.form { out += Self.formText(form) }
             for e in layer.expressions {
                 out += "  expression/\(e.name): " + (e.error.map { "does not parse: \($0.message) (line \($0.line), column \($0.column))" } ?? "parses")
                     + (e.type.map { ", \($0) (\(e.typeSource ?? ""))" } ?? "") + "\n"

@@ -62,6 +62,7 @@ enum RulesPageText {
         "layer": "layers",
         "add-feature": "adding features",
         "popup": "pop-ups",
+        "form": "forms",
         "arcade": "Arcade expressions",
         "related": "related records",
         "attachments": "attachments",
@@ -86,8 +87,16 @@ enum RulesPageText {
             scale do not matter. With no eligible layer the app's add button is disabled; with one it is used \
             directly; with several the user picks from a list in operational-layer order, labelled by table name.
             """,
+        "form": """
+            A layer or table with a form (`formInfo` with at least one element) is edited through it: the form \
+            decides which fields a crew sees, must fill, may change and which the app calculates, and the \
+            pop-up editing rules (`add-feature/required-field-not-editable`, `popup/editable-*`) do not apply \
+            to it. What each part of a form means is in forms.md; the rules read the same computation that \
+            `maprules inspect` shows and the runtime enforces.
+            """,
         "arcade": """
-            The expressions of `popupInfo.expressionInfos[].expression`, read per layer after comments (`//`, \
+            The expressions of `popupInfo.expressionInfos[].expression` and `formInfo.expressionInfos[].expression` \
+            (each checked with the profile of its use: pop-up, form constraint or form calculation), read per layer after comments (`//`, \
             `/* */`) and string contents are set aside, so that text inside a string or a comment never counts \
             as code. A `$feature` field is checked only when it is named literally; only the first syntax \
             problem of an expression is reported (the app drops the expression there).

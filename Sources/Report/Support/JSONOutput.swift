@@ -1,3 +1,5 @@
+import WebMap
+
 /// A JSON value to write, with object members in the order they were given. The JSON-based formats build one
 /// and print it with ``JSONOutput/prettyPrinted(_:)`` so their key order and layout are fixed by this code,
 /// not by whichever Foundation the tool was built with.
@@ -5,12 +7,27 @@ indirect enum JSONOutput {
     case null
     case bool(Bool)
     case int(Int)
+    /// A fraction (JSON's shortest text for it; an integral value as an integer).
+    case double(Double)
     case string(String)
     case array([JSONOutput])
     case object([(String, JSONOutput)])
 
     /// `value` as a string, or `null` when it is nil.
     static func string(_ value: String?) -> JSONOutput { value.map(JSONOutput.string) ?? .null }
+
+    /// A JSON value, members in order.
+    init(_ value: JSON) {
+        switch value {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .int(let i): self = .int(i)
+        case .double(let d): self = .double(d)
+        case .string(let s): self = .string(s)
+        case .array(let elements): self = .array(elements.map(JSONOutput.init))
+        case .object(let members): self = .object(members.map { ($0.0, JSONOutput($0.1)) })
+        }
+    }
 
     /// Two-space indentation, `"key": value`, empty arrays and objects as `[]` and `{}`, no trailing newline.
     /// Strings are written as UTF-8 with only `"`, `\`, control characters, DEL and the line separators escaped.
@@ -27,6 +44,7 @@ indirect enum JSONOutput {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .double(let d): JSON.appendDouble(d, to: &out)
         case .string(let s): writeString(s, to: &out)
         case .array(let elements):
             if elements.isEmpty { out.append(contentsOf: "[]".utf8); return }

@@ -14,7 +14,8 @@ public enum RequiredFieldNotEditableRule: MapRule {
             editor tracking) must be among them, or the service refuses every new feature: the user fills in the \
             form and can never save it. Not checked: the geometry field (the app sets it from the point placed \
             on the map) and the key field of a many-to-one relationship the app uses (set by choosing the \
-            related record).
+            related record). A layer with a form (`formInfo` with elements) is filled in through its form \
+            instead: `form/required-unreachable` checks it, and this rule does not.
             """,
         fix: "Show the field in the pop-up with `visible` and `isEditable` true, or give it a default value (or make it nullable) in the service.",
         triggeringExamples: [
@@ -40,7 +41,8 @@ public enum RequiredFieldNotEditableRule: MapRule {
         """)])
 
     public static func check(_ context: MapContext) {
-        for layer in context.behavior.layers where layer.addFeature.isEligible {
+        // A form-enabled layer is filled in through its form: form/required-unreachable checks it instead.
+        for layer in context.behavior.layers where layer.addFeature.isEligible && !layer.isFormEnabled {
             guard let table = layer.table, let popup = layer.popup else { continue }
             let editable = layer.editableDisplayFields(forNewRecord: true)
             let chosenKeys = context.behavior.relationships(of: layer)

@@ -1,11 +1,18 @@
 import Arcade
 import WebMap
 
-/// One Arcade expression of a pop-up (`popupInfo.expressionInfos[i].expression`), parsed and tokenized once per
-/// file for the arcade/ rules, with the way back from a position in the expression to the file.
+/// One Arcade expression of a pop-up (`popupInfo.expressionInfos[i].expression`) or of a form
+/// (`formInfo.expressionInfos[i].expression`), parsed and tokenized once per file for the arcade/ rules, with
+/// the profile it runs in and the way back from a position in the expression to the file.
 final class ArcadeExpression {
     let layer: LayerBehavior
-    let info: ExpressionInfo
+    /// The pointer of the `expressionInfos` entry.
+    let infoPointer: JSONPointer
+    /// The entry's `name`.
+    let name: String?
+    /// Where it runs: `popup` for pop-up expressions; `form-constraint` or `form-calculation` for a form's, by
+    /// the use its elements make of it.
+    let profile: ArcadeProfile
     /// The expression text as Unicode scalars (after `{{ }}` substitution, as the rules see every string).
     let text: [Unicode.Scalar]
     let tokens: [ArcadeToken]
@@ -27,9 +34,12 @@ final class ArcadeExpression {
     private let node: JSONNode
     private let source: SourceText
 
-    init(layer: LayerBehavior, info: ExpressionInfo, node: JSONNode, text: String, source: SourceText) {
+    init(layer: LayerBehavior, infoPointer: JSONPointer, name: String?, profile: ArcadeProfile, node: JSONNode, text: String,
+         source: SourceText) {
         self.layer = layer
-        self.info = info
+        self.infoPointer = infoPointer
+        self.name = name
+        self.profile = profile
         self.node = node
         let scalars = Array(text.unicodeScalars)
         self.text = scalars
@@ -38,13 +48,21 @@ final class ArcadeExpression {
     }
 
     /// The pointer of the `expression` string.
-    var pointer: JSONPointer { info.pointer / "expression" }
+    var pointer: JSONPointer { infoPointer / "expression" }
 
     /// "'age' (expressionInfos[2])": how messages name the expression.
     var displayName: String {
-        let index = info.pointer.tokens.last ?? "?"
-        if let name = info.name, !name.isEmpty { return "'\(name)'" }
+        let index = infoPointer.tokens.last ?? "?"
+        if let name, !name.isEmpty { return "'\(name)'" }
         return "expressionInfos[\(index)]"
+    }
+
+    /// True for an expression of a form (any form profile).
+    var isFormExpression: Bool { profile != .popup }
+
+    /// "the pop-up of layer 'Trees' (id Trees_1)" or "the form of table 'Inspections' (id ...)": where messages say it is.
+    var place: String {
+        (isFormExpression ? "the form of " : "the pop-up of ") + (layer.layer.isTable ? "table " : "layer ") + layer.layer.displayName
     }
 
     /// The byte offset in the file of scalar `offset` of the expression.
@@ -54,19 +72,42 @@ final class ArcadeExpression {
         return fileOffsets[min(max(offset, 0), fileOffsets.count - 1)]
     }
 
-    /// Every expression of every pop-up of the map, in map order (tokenized once per file).
+    /// Every expression of every pop-up and form of the map, in map order, each layer's pop-up expressions
+    /// before its form's (tokenized once per file).
     static func all(in context: MapContext) -> [ArcadeExpression] {
         context.shared([ArcadeExpression].self) {
             var result: [ArcadeExpression] = []
             for layer in context.behavior.layers where layer.needsMetadata {
-                guard let popup = layer.popup else { continue }
-                for info in popup.expressionInfos {
+                for info in layer.popup?.expressionInfos ?? [] {
                     guard let node = info.node["expression"], let text = node.string else { continue }
-                    result.append(ArcadeExpression(layer: layer, info: info, node: node, text: text, source: context.document.source))
+                    result.append(ArcadeExpression(layer: layer, infoPointer: info.pointer, name: info.name, profile: .popup,
+                                                   node: node, text: text, source: context.document.source))
+                }
+                guard let form = layer.form else { continue }
+                for info in form.form.expressionInfos {
+                    guard let node = info.node["expression"], let text = node.string else { continue }
+                    result.append(ArcadeExpression(layer: layer, infoPointer: info.pointer, name: info.name,
+                                                   profile: formProfile(of: info, in: form.form), node: node, text: text,
+                                                   source: context.document.source))
                 }
             }
             return result
         }
+    }
+
+    /// The profile of a form expression: `form-calculation` when elements use it only as a value expression (or,
+    /// unused, when it declares a non-boolean returnType), `form-constraint` otherwise.
+    static func formProfile(of info: FormExpressionInfo, in form: FormInfo) -> ArcadeProfile {
+        guard let name = info.name else { return .formConstraint }
+        var asValue = false, asConstraint = false
+        for element in form.allElements {
+            for (member, used) in element.expressionReferences where used == name {
+                if member == "valueExpression" { asValue = true } else { asConstraint = true }
+            }
+        }
+        if asValue && !asConstraint { return .formCalculation }
+        if !asValue && !asConstraint && info.returnType != "boolean" { return .formCalculation }
+        return .formConstraint
     }
 }
 

@@ -6,7 +6,7 @@ public enum ArcadeSyntaxRule: MapRule {
     public static let description = RuleDescription(
         id: "arcade/syntax",
         severity: .error,
-        summary: "A pop-up Arcade expression does not parse: an unterminated string, template literal or comment, unbalanced brackets, or any other syntax error.",
+        summary: "A pop-up or form Arcade expression does not parse: an unterminated string, template literal or comment, unbalanced brackets, or any other syntax error.",
         rationale: """
             The app compiles each expression of `expressionInfos` before it shows the pop-up. An expression \
             that does not parse (a string, template literal or comment that never ends, `( ) [ ] { }` that do \
@@ -37,8 +37,7 @@ public enum ArcadeSyntaxRule: MapRule {
             guard case .failure(let errors) = expression.parsed else { continue }
             for error in errors.errors {
                 context.report(self, in: expression, at: error.offset, about: error.message, message:
-                    "Arcade expression \(expression.displayName) in the pop-up of \(expression.layer.layer.isTable ? "table" : "layer") "
-                    + "\(expression.layer.layer.displayName) cannot be read: \(error.message) (line \(error.line), column \(error.column) "
+                    "Arcade expression \(expression.displayName) in \(expression.place) cannot be read: \(error.message) (line \(error.line), column \(error.column) "
                     + "of the expression). The app drops the expression and shows nothing for it; correct it there.")
             }
         }

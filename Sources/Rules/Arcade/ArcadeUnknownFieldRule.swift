@@ -5,7 +5,7 @@ public enum ArcadeUnknownFieldRule: MapRule {
     public static let description = RuleDescription(
         id: "arcade/unknown-field",
         severity: .error,
-        summary: "A pop-up Arcade expression reads a `$feature` field that the layer does not have.",
+        summary: "A pop-up or form Arcade expression reads a `$feature` field that the layer does not have.",
         rationale: """
             In a pop-up expression `$feature` is the feature shown (for a table, its record). Reading a field \
             it does not have (`$feature.NAME`, `$feature["NAME"]`, or a name listed in `Expects($feature, ...)`) \
@@ -34,8 +34,7 @@ public enum ArcadeUnknownFieldRule: MapRule {
             for reference in expression.fieldReferences where table.field(named: reference.name) == nil {
                 let suggestion = Suggestions.closest(to: reference.name, in: table.fields.map(\.name))
                 context.report(self, in: expression, at: reference.token.start, about: reference.name, message:
-                    "Arcade expression \(expression.displayName) in the pop-up of \(expression.layer.layer.isTable ? "table" : "layer") "
-                    + "\(expression.layer.layer.displayName) reads field '\(reference.name)' of $feature, which the "
+                    "Arcade expression \(expression.displayName) in \(expression.place) reads field '\(reference.name)' of $feature, which the "
                     + "\(expression.layer.layer.isTable ? "table" : "layer") does not have: the app shows nothing for the expression."
                     + (suggestion.map { " Did you mean '\($0)'?" } ?? " Correct the name or remove the reference."))
             }

@@ -6,7 +6,7 @@ public enum ArcadeUnknownFunctionRule: MapRule {
     public static let description = RuleDescription(
         id: "arcade/unknown-function",
         severity: .error,
-        summary: "A pop-up Arcade expression calls a function that Arcade does not have.",
+        summary: "A pop-up or form Arcade expression calls a function that Arcade does not have.",
         rationale: """
             Arcade resolves every call when it compiles the expression: a name that is neither a function of \
             Arcade's function reference nor a function the expression declares (`function name(...) { ... }`) \
@@ -18,6 +18,10 @@ public enum ArcadeUnknownFunctionRule: MapRule {
         triggeringExamples: [
             .document(ArcadeExamples.map(expression: "return Uper($feature.Address)"), services: Examples.treesSnapshot),
             .document(ArcadeExamples.map(expression: "return ToUpperCase($feature.Condition)"), services: Examples.treesSnapshot),
+            // In a form's value expression.
+            .document(FormExamples.map(elements: #"{"type": "field", "fieldName": "Address", "valueExpression": "expr/address"}"#,
+                                       expressions: FormExamples.expression("expr/address", "Trim(Proper($feature.Address, 'everyword')) + Lenght('x')", returnType: "string")),
+                      services: FormExamples.snapshot),
         ],
         nonTriggeringExamples: [
             .document(ArcadeExamples.map(expression: """
@@ -32,8 +36,7 @@ public enum ArcadeUnknownFunctionRule: MapRule {
             for call in analysis.calls where !call.isDeclaredInExpression && !ArcadeFunctionCatalog.isKnown(call.name) {
                 let suggestion = ArcadeFunctionCatalog.suggestion(for: call.name)
                 context.report(self, in: expression, at: call.nameRange.start, about: call.name, message:
-                    "Arcade expression \(expression.displayName) in the pop-up of \(expression.layer.layer.isTable ? "table" : "layer") "
-                    + "\(expression.layer.layer.displayName) calls '\(call.name)', which is no Arcade function: the expression "
+                    "Arcade expression \(expression.displayName) in \(expression.place) calls '\(call.name)', which is no Arcade function: the expression "
                     + "does not compile and the app shows nothing for it."
                     + (suggestion.map { " Did you mean '\($0)'?" } ?? " Call a function of Arcade's function reference, or declare it in the expression."))
             }

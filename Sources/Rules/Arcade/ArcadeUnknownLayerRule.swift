@@ -6,7 +6,7 @@ public enum ArcadeUnknownLayerRule: MapRule {
     public static let description = RuleDescription(
         id: "arcade/unknown-layer",
         severity: .error,
-        summary: "A pop-up Arcade expression asks `$map` for a layer or table that the map does not have.",
+        summary: "A pop-up or form Arcade expression asks `$map` for a layer or table that the map does not have.",
         rationale: """
             `FeatureSetByName($map, "X")` finds the layer or table of the map whose title is X, exactly as \
             written (Arcade compares titles case-sensitively). When the map has none, the call fails and the \
@@ -17,6 +17,10 @@ public enum ArcadeUnknownLayerRule: MapRule {
         triggeringExamples: [
             .document(ArcadeExamples.map(expression: "return Count(FeatureSetByName($map, 'Inspections'))"), services: Examples.treesSnapshot),
             .document(ArcadeExamples.map(expression: "return Count(FeatureSetByName($map, \"trees\"))"), services: Examples.treesSnapshot),
+            // In a form's value expression (the way Field Maps authors copy a value from a containing polygon).
+            .document(FormExamples.map(elements: #"{"type": "field", "fieldName": "Address", "valueExpression": "expr/ward"}"#,
+                                       expressions: FormExamples.expression("expr/ward", "First(Intersects(FeatureSetByName($map, 'Wards'), $feature)).NAME", returnType: "string")),
+                      services: FormExamples.snapshot),
         ],
         nonTriggeringExamples: [
             .document(ArcadeExamples.map(expression: """
@@ -32,8 +36,7 @@ public enum ArcadeUnknownLayerRule: MapRule {
             for reference in analysis.layerNames where reference.source?.lowercased() == "$map" && !titles.contains(reference.name) {
                 let closest = Suggestions.closest(to: reference.name, in: titles)
                 context.report(self, in: expression, at: reference.range.start, about: reference.name, message:
-                    "Arcade expression \(expression.displayName) in the pop-up of \(expression.layer.layer.isTable ? "table" : "layer") "
-                    + "\(expression.layer.layer.displayName) asks $map for '\(reference.name)', which is the title of no layer or "
+                    "Arcade expression \(expression.displayName) in \(expression.place) asks $map for '\(reference.name)', which is the title of no layer or "
                     + "table of the map: the call fails and the app shows nothing for the expression."
                     + (closest.map { " Did you mean '\($0)'?" } ?? " Its layers and tables: " + titles.map { "'\($0)'" }.joined(separator: ", ") + "."))
             }

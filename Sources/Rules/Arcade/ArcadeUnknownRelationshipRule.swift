@@ -6,7 +6,7 @@ public enum ArcadeUnknownRelationshipRule: MapRule {
     public static let description = RuleDescription(
         id: "arcade/unknown-relationship",
         severity: .warning,
-        summary: "A pop-up Arcade expression asks for a relationship the layer does not have.",
+        summary: "A pop-up or form Arcade expression asks for a relationship the layer does not have.",
         rationale: """
             `FeatureSetByRelationshipName($feature, "NAME")` reads the records related to the feature through \
             the relationship named NAME. When the layer has no relationship of that name (renamed or removed in \
@@ -34,8 +34,7 @@ public enum ArcadeUnknownRelationshipRule: MapRule {
                     (Suggestions.closest(to: reference.name, in: names).map { " Did you mean '\($0)'?" }
                         ?? " Its relationships: " + names.map { "'\($0)'" }.joined(separator: ", ") + ".")
                 context.report(self, in: expression, at: reference.token.start, about: reference.name, message:
-                    "Arcade expression \(expression.displayName) in the pop-up of \(expression.layer.layer.isTable ? "table" : "layer") "
-                    + "\(expression.layer.layer.displayName) asks for relationship '\(reference.name)', which the "
+                    "Arcade expression \(expression.displayName) in \(expression.place) asks for relationship '\(reference.name)', which the "
                     + "\(expression.layer.layer.isTable ? "table" : "layer") does not have: the call fails and the app shows nothing for the expression."
                     + known)
             }

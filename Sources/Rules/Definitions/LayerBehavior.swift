@@ -23,7 +23,18 @@ public final class LayerBehavior: Sendable {
         displayFields = Self.displayFields(popup: popup, facts: facts, table: table)
         addFeature = Self.addFeature(layer: layer, table: table, capabilities: capabilities,
                                      isPopupEnabled: popup != nil && !layer.disablePopup)
+        let caps = capabilities
+        form = layer.isGroup ? nil : layer.formInfo.map {
+            FormBehavior(form: $0, table: table, capabilities: caps, isServiceBacked: layer.isServiceBacked)
+        }
     }
+
+    /// The layer's form (`formInfo`), resolved against its table; nil when it has none.
+    public let form: FormBehavior?
+
+    /// True when the layer's form has at least one element: the form, not the pop-up, decides what a crew
+    /// may edit (forms.md), and the pop-up editing rules do not apply.
+    public var isFormEnabled: Bool { form?.isEnabled ?? false }
 
     /// The feature table's metadata (`resolved?.metadata`).
     public let table: LayerMetadata?

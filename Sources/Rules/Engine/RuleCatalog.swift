@@ -6,7 +6,7 @@ public enum RuleCatalog {
 
     /// Assembled once: the linter walks it for every file.
     public static let mapRules: [any MapRule.Type] =
-        schemaRules + mapFamilyRules + layerRules + addFeatureRules + popupRules + arcadeRules + relatedRules + attachmentsRules
+        schemaRules + mapFamilyRules + layerRules + addFeatureRules + popupRules + formRules + arcadeRules + relatedRules + attachmentsRules
         + offlineRules
 
     /// The rules with their IDs, read once (reading a rule's description copies all of it, examples included).

@@ -1,13 +1,21 @@
 import WebMap
 
-/// A value a JSON Patch operation sets (the fixes only ever write strings and booleans).
+/// A value a JSON Patch operation sets: a string or a boolean, or (for fixes that move elements, such as
+/// `form/nested-group`) any JSON value.
 public enum PatchValue: Sendable, Hashable, Codable {
     case string(String)
     case bool(Bool)
+    case json(JSON)
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let bool = try? container.decode(Bool.self) { self = .bool(bool) } else { self = .string(try container.decode(String.self)) }
+        if let bool = try? container.decode(Bool.self) { self = .bool(bool) }
+        else if let string = try? container.decode(String.self) { self = .string(string) }
+        else { self = .json(try container.decode(JSON.self)) }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(jsonText)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -15,6 +23,7 @@ public enum PatchValue: Sendable, Hashable, Codable {
         switch self {
         case .string(let s): try container.encode(s)
         case .bool(let b): try container.encode(b)
+        case .json(let value): try container.encode(value)
         }
     }
 
@@ -23,6 +32,7 @@ public enum PatchValue: Sendable, Hashable, Codable {
         switch self {
         case .string(let s): return JSONText.string(s)
         case .bool(let b): return b ? "true" : "false"
+        case .json(let value): return value.text
         }
     }
 }

@@ -128,7 +128,9 @@ final class EditableFlag {
 
     private static func compute(in context: MapContext) -> [EditableFlag] {
         var flags: [EditableFlag] = []
-        for subject in PopupSubject.all(in: context) where subject.layer.isServiceBacked && subject.layer.table != nil {
+        // On a form-enabled layer the form decides what a crew edits (forms.md): the form/ rules take over.
+        for subject in PopupSubject.all(in: context) where subject.layer.isServiceBacked && subject.layer.table != nil
+            && !subject.layer.isFormEnabled {
             for (position, facts) in subject.layer.fieldInfoFacts.enumerated() where facts.isEditable && facts.fieldIndex >= 0 {
                 guard let field = subject.layer.field(at: position) else { continue }
                 let info = subject.popup.fieldInfos[position]

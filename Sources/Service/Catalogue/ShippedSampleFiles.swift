@@ -212,6 +212,14 @@ extension ShippedSamples {
             "isEditable": false
           },
           {
+            "fieldName": "Irrigated",
+            "label": "Irrigated",
+            "tooltip": "",
+            "visible": false,
+            "isEditable": false,
+            "stringFieldOption": "textbox"
+          },
+          {
             "fieldName": "created_user",
             "label": "Created By",
             "tooltip": "",
@@ -288,6 +296,150 @@ extension ShippedSamples {
           "showRelatedRecords": true
         },
         "mediaInfos": []
+      },
+      "formInfo": {
+        "title": "Tree",
+        "description": "What a planting crew records for a street tree.",
+        "expressionInfos": [
+          {
+            "name": "expr/neighborhood",
+            "title": "Neighborhood from the map",
+            "expression": "// The neighborhood polygon the tree stands in (what copyFromContaining did for the pop-up)\nvar hoods = Intersects(FeatureSetByName($map, \"Neighborhoods\", [\"NAME\"], true), $feature)\nvar hood = First(hoods)\nif (hood == null) { return null }\nreturn hood.NAME",
+            "returnType": "string"
+          },
+          {
+            "name": "expr/has-wires",
+            "title": "Wires above the tree",
+            "expression": "Includes(['HV', 'LV'], $feature.Wires)",
+            "returnType": "boolean"
+          }
+        ],
+        "formElements": [
+          {
+            "type": "group",
+            "label": "Location",
+            "initialState": "expanded",
+            "formElements": [
+              {
+                "type": "field",
+                "fieldName": "Address",
+                "label": "Address",
+                "inputType": {
+                  "type": "text-box",
+                  "maxLength": 100
+                },
+                "hint": "Street address nearest the tree"
+              },
+              {
+                "type": "field",
+                "fieldName": "Neighborhood",
+                "label": "Neighborhood",
+                "inputType": {
+                  "type": "text-box",
+                  "maxLength": 50
+                },
+                "valueExpression": "expr/neighborhood"
+              }
+            ]
+          },
+          {
+            "type": "group",
+            "label": "Site",
+            "initialState": "expanded",
+            "formElements": [
+              {
+                "type": "field",
+                "fieldName": "Site_Type",
+                "label": "Site type",
+                "inputType": {
+                  "type": "combo-box",
+                  "showNoValueOption": false
+                }
+              },
+              {
+                "type": "field",
+                "fieldName": "Site_Width",
+                "label": "Site width (ft)",
+                "inputType": {
+                  "type": "text-box"
+                }
+              },
+              {
+                "type": "field",
+                "fieldName": "Wires",
+                "label": "Overhead wires",
+                "inputType": {
+                  "type": "radio-buttons",
+                  "showNoValueOption": true
+                }
+              },
+              {
+                "type": "text",
+                "text": "Keep the canopy at least 10 ft from the wires.",
+                "textFormat": "plain-text",
+                "visibilityExpression": "expr/has-wires"
+              },
+              {
+                "type": "field",
+                "fieldName": "Irrigated",
+                "label": "Irrigated",
+                "inputType": {
+                  "type": "switch",
+                  "onValue": "Y",
+                  "offValue": "N"
+                }
+              }
+            ]
+          },
+          {
+            "type": "field",
+            "fieldName": "Planted_By",
+            "label": "Planted by",
+            "inputType": {
+              "type": "text-box",
+              "maxLength": 50
+            }
+          },
+          {
+            "type": "field",
+            "fieldName": "Planted_Date",
+            "label": "Planted date",
+            "inputType": {
+              "type": "date-picker"
+            }
+          },
+          {
+            "type": "field",
+            "fieldName": "Notes",
+            "label": "Notes",
+            "inputType": {
+              "type": "text-area",
+              "maxLength": 255
+            }
+          },
+          {
+            "type": "attachment",
+            "label": "Photos",
+            "attachmentKeyword": "tree-photo",
+            "inputType": {
+              "type": "image"
+            },
+            "maxAttachmentCount": 5
+          },
+          {
+            "type": "relationship",
+            "label": "Inspections",
+            "relationshipId": 1,
+            "displayCount": 3,
+            "orderByFields": [
+              {
+                "field": "Collected_Date",
+                "order": "desc"
+              }
+            ]
+          }
+        ],
+        "preserveFieldValuesWhenHidden": false
       }
     }
   ],
@@ -925,6 +1077,32 @@ extension ShippedSamples {
         "defaultValue": null
       },
       {
+        "name": "Irrigated",
+        "type": "esriFieldTypeString",
+        "alias": "Irrigated",
+        "length": 1,
+        "nullable": true,
+        "editable": true,
+        "domain": {
+          "type": "codedValue",
+          "name": "YesNo",
+          "description": "",
+          "codedValues": [
+            {
+              "name": "Yes",
+              "code": "Y"
+            },
+            {
+              "name": "No",
+              "code": "N"
+            }
+          ],
+          "mergePolicy": "esriMPTDefaultValue",
+          "splitPolicy": "esriSPTDefaultValue"
+        },
+        "defaultValue": null
+      },
+      {
         "name": "created_user",
         "type": "esriFieldTypeString",
         "alias": "Created By",
@@ -1031,7 +1209,8 @@ extension ShippedSamples {
             "Planted_By": null,
             "Planted_Date": null,
             "Site_Width": null,
-            "Notes": null
+            "Notes": null,
+            "Irrigated": "N"
           }
         }
       }
@@ -1592,6 +1771,7 @@ extension ShippedSamples {
         "Condition": "Good",
         "DBH": 2.0,
         "Notes": null,
+        "Irrigated": "N",
         "created_user": "editor02",
         "created_date": 1555185600000,
         "last_edited_user": "editor01",
@@ -1617,6 +1797,7 @@ extension ShippedSamples {
         "Condition": "Fair",
         "DBH": 19.0,
         "Notes": "Sidewalk lifting near root flare.",
+        "Irrigated": "N",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor02",
@@ -1642,6 +1823,7 @@ extension ShippedSamples {
         "Condition": "Good",
         "DBH": 31.5,
         "Notes": null,
+        "Irrigated": "Y",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor02",
@@ -1667,6 +1849,7 @@ extension ShippedSamples {
         "Condition": "Fair",
         "DBH": 3.0,
         "Notes": null,
+        "Irrigated": "N",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor02",
@@ -1692,6 +1875,7 @@ extension ShippedSamples {
         "Condition": "Poor",
         "DBH": 20.5,
         "Notes": "Planted as a replacement for a removed cherry.",
+        "Irrigated": "N",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor01",
@@ -1717,6 +1901,7 @@ extension ShippedSamples {
         "Condition": "Good",
         "DBH": 16.5,
         "Notes": null,
+        "Irrigated": "Y",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor01",
@@ -1742,6 +1927,7 @@ extension ShippedSamples {
         "Condition": "Poor",
         "DBH": 16.0,
         "Notes": "Lower limbs cleared for bus stop.",
+        "Irrigated": "N",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor01",
@@ -1767,6 +1953,7 @@ extension ShippedSamples {
         "Condition": "Good",
         "DBH": 11.0,
         "Notes": null,
+        "Irrigated": "N",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor01",
@@ -1792,6 +1979,7 @@ extension ShippedSamples {
         "Condition": "Good",
         "DBH": 11.5,
         "Notes": "Shared with neighbour at 2 o'clock side; café seating nearby.",
+        "Irrigated": "Y",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor02",
@@ -1817,6 +2005,7 @@ extension ShippedSamples {
         "Condition": "Fair",
         "DBH": 8.5,
         "Notes": null,
+        "Irrigated": "N",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor02",
@@ -1842,6 +2031,7 @@ extension ShippedSamples {
         "Condition": "Good",
         "DBH": 12.0,
         "Notes": null,
+        "Irrigated": "N",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor02",
@@ -1867,6 +2057,7 @@ extension ShippedSamples {
         "Condition": "Good",
         "DBH": 14.0,
         "Notes": "Heritage tree candidate.",
+        "Irrigated": "Y",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor02",
@@ -1892,6 +2083,7 @@ extension ShippedSamples {
         "Condition": "Dead",
         "DBH": 10.5,
         "Notes": null,
+        "Irrigated": "N",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor01",
@@ -1917,6 +2109,7 @@ extension ShippedSamples {
         "Condition": "Fair",
         "DBH": 13.5,
         "Notes": "Trunk wound from car strike, monitoring.",
+        "Irrigated": "N",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor01",
@@ -1942,6 +2135,7 @@ extension ShippedSamples {
         "Condition": "Good",
         "DBH": 24.5,
         "Notes": null,
+        "Irrigated": "Y",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor01",
@@ -1967,6 +2161,7 @@ extension ShippedSamples {
         "Condition": "Good",
         "DBH": 14.0,
         "Notes": null,
+        "Irrigated": "N",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor01",
@@ -1992,6 +2187,7 @@ extension ShippedSamples {
         "Condition": "Good",
         "DBH": 8.5,
         "Notes": "Irrigation bag in summer.",
+        "Irrigated": "N",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor02",
@@ -2017,6 +2213,7 @@ extension ShippedSamples {
         "Condition": "Good",
         "DBH": 16.0,
         "Notes": null,
+        "Irrigated": "Y",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor02",
@@ -2042,6 +2239,7 @@ extension ShippedSamples {
         "Condition": "Fair",
         "DBH": 16.5,
         "Notes": null,
+        "Irrigated": "N",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor02",
@@ -2067,6 +2265,7 @@ extension ShippedSamples {
         "Condition": "Good",
         "DBH": 10.0,
         "Notes": "Conflicts with streetlight; prune away from fixture.",
+        "Irrigated": "N",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor02",
@@ -2092,6 +2291,7 @@ extension ShippedSamples {
         "Condition": "Good",
         "DBH": 12.0,
         "Notes": null,
+        "Irrigated": "Y",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor01",
@@ -2117,6 +2317,7 @@ extension ShippedSamples {
         "Condition": "Poor",
         "DBH": 14.0,
         "Notes": null,
+        "Irrigated": "N",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor01",
@@ -2142,6 +2343,7 @@ extension ShippedSamples {
         "Condition": "Good",
         "DBH": 2.0,
         "Notes": "Neighbour reports fruit drop on sidewalk.",
+        "Irrigated": "N",
         "created_user": "editor02",
         "created_date": 1583956800000,
         "last_edited_user": "editor01",
@@ -2167,6 +2369,7 @@ extension ShippedSamples {
         "Condition": "Good",
         "DBH": 16.5,
         "Notes": null,
+        "Irrigated": "Y",
         "created_user": "admin",
         "created_date": 1550165400000,
         "last_edited_user": "editor01",
@@ -3093,6 +3296,137 @@ extension ShippedSamples {
           "showRelatedRecords": true
         },
         "mediaInfos": []
+      },
+      "formInfo": {
+        "title": "Damage assessment",
+        "description": "One building, as the inspector finds it.",
+        "expressionInfos": [
+          {
+            "name": "expr/damaged",
+            "title": "The building is damaged",
+            "expression": "Includes(['Destroyed', 'Major', 'Minor', 'Affected'], $feature.typdamage)",
+            "returnType": "boolean"
+          },
+          {
+            "name": "expr/loss-required",
+            "title": "A loss estimate is needed",
+            "expression": "Includes(['Destroyed', 'Major'], $feature.typdamage)",
+            "returnType": "boolean"
+          },
+          {
+            "name": "expr/incident",
+            "title": "Incident from the inspection date",
+            "expression": "if (IsEmpty($feature.inspdate)) { return null }\nreturn 'NAP-SVR-' + Text($feature.inspdate, 'YYYY-MM-DD')",
+            "returnType": "string"
+          }
+        ],
+        "formElements": [
+          {
+            "type": "group",
+            "label": "Building",
+            "initialState": "expanded",
+            "formElements": [
+              {
+                "type": "field",
+                "fieldName": "placename",
+                "label": "Business name",
+                "inputType": {
+                  "type": "text-box",
+                  "maxLength": 100
+                }
+              },
+              {
+                "type": "field",
+                "fieldName": "fulladdr",
+                "label": "Address",
+                "inputType": {
+                  "type": "text-box",
+                  "maxLength": 150
+                }
+              },
+              {
+                "type": "field",
+                "fieldName": "numstories",
+                "label": "Stories",
+                "inputType": {
+                  "type": "text-box"
+                }
+              }
+            ]
+          },
+          {
+            "type": "field",
+            "fieldName": "typdamage",
+            "label": "Damage type",
+            "inputType": {
+              "type": "radio-buttons",
+              "showNoValueOption": false
+            }
+          },
+          {
+            "type": "group",
+            "label": "Damage",
+            "description": "Shown when the building is damaged",
+            "initialState": "expanded",
+            "visibilityExpression": "expr/damaged",
+            "formElements": [
+              {
+                "type": "field",
+                "fieldName": "primcause",
+                "label": "Primary cause",
+                "inputType": {
+                  "type": "combo-box"
+                }
+              },
+              {
+                "type": "field",
+                "fieldName": "estloss",
+                "label": "Estimated loss (USD)",
+                "inputType": {
+                  "type": "text-box"
+                },
+                "requiredExpression": "expr/loss-required"
+              },
+              {
+                "type": "field",
+                "fieldName": "notes",
+                "label": "Notes",
+                "inputType": {
+                  "type": "text-area",
+                  "maxLength": 255
+                }
+              }
+            ]
+          },
+          {
+            "type": "field",
+            "fieldName": "inspdate",
+            "label": "Inspection date",
+            "inputType": {
+              "type": "datetime-picker",
+              "includeTime": true
+            }
+          },
+          {
+            "type": "field",
+            "fieldName": "incidentid",
+            "label": "Incident ID",
+            "inputType": {
+              "type": "text-box",
+              "maxLength": 40
+            },
+            "valueExpression": "expr/incident"
+          },
+          {
+            "type": "attachment",
+            "label": "Photos of the damage",
+            "attachmentKeyword": "damage-photo",
+            "inputType": {
+              "type": "image"
+            }
+          }
+        ],
+        "preserveFieldValuesWhenHidden": false
       }
     }
   ],
