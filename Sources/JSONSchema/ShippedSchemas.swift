@@ -158,12 +158,13 @@ public enum ShippedSchemas {
         "applyEdits": {"$ref": "#/$defs/noArguments"},
         "undoLocalEdits": {"$ref": "#/$defs/noArguments"},
         "expect": {"$ref": "#/$defs/expect"},
-        "expectLocalEdits": {"type": "boolean"}
+        "expectLocalEdits": {"type": "boolean"},
+        "expectForm": {"$ref": "#/$defs/expectForm"}
       },
       "allOf": [
         {
           "$comment": "Exactly one operation key. Checked only when every key is known, so that a misspelled operation gives one additionalProperties error, not two.",
-          "if": {"propertyNames": {"enum": ["save", "expectFailure", "signIn", "fetchVersions", "createVersion", "switchVersion", "query", "addFeature", "updateAttributes", "moveFeature", "deleteFeature", "relate", "addAttachment", "deleteAttachment", "applyEdits", "undoLocalEdits", "expect", "expectLocalEdits"]}},
+          "if": {"propertyNames": {"enum": ["save", "expectFailure", "signIn", "fetchVersions", "createVersion", "switchVersion", "query", "addFeature", "updateAttributes", "moveFeature", "deleteFeature", "relate", "addAttachment", "deleteAttachment", "applyEdits", "undoLocalEdits", "expect", "expectLocalEdits", "expectForm"]}},
           "then": {
             "oneOf": [
               {"required": ["signIn"]}, {"required": ["fetchVersions"]}, {"required": ["createVersion"]},
@@ -171,7 +172,7 @@ public enum ShippedSchemas {
               {"required": ["updateAttributes"]}, {"required": ["moveFeature"]}, {"required": ["deleteFeature"]},
               {"required": ["relate"]}, {"required": ["addAttachment"]}, {"required": ["deleteAttachment"]},
               {"required": ["applyEdits"]}, {"required": ["undoLocalEdits"]}, {"required": ["expect"]},
-              {"required": ["expectLocalEdits"]}
+              {"required": ["expectLocalEdits"]}, {"required": ["expectForm"]}
             ]
           }
         },
@@ -377,6 +378,28 @@ public enum ShippedSchemas {
         "objectId": {"$ref": "#/$defs/objectId"},
         "attachmentId": {"$ref": "#/$defs/objectId"}
       }
+    },
+    "expectForm": {
+      "description": "Checks the state of the layer's form (forms.md) on a feature (`objectId`) or on a new feature with `attributes`: the fields visible, hidden, required and editable by the crew, and calculated values.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["layer"],
+      "not": {"required": ["objectId", "attributes"]},
+      "properties": {
+        "layer": {"$ref": "#/$defs/layer"},
+        "objectId": {"$ref": "#/$defs/objectId"},
+        "attributes": {"$ref": "#/$defs/attributes"},
+        "visible": {"$ref": "#/$defs/fieldNames"},
+        "hidden": {"$ref": "#/$defs/fieldNames"},
+        "required": {"$ref": "#/$defs/fieldNames"},
+        "editable": {"$ref": "#/$defs/fieldNames"},
+        "calculated": {"$ref": "#/$defs/attributes"}
+      }
+    },
+    "fieldNames": {
+      "description": "Field names (case-insensitive).",
+      "type": "array",
+      "items": {"type": "string", "minLength": 1}
     },
     "expect": {
       "description": "Queries `layer` by `where` or `objectIds` and checks any of: the count, attribute values (on every returned feature), the current version.",

@@ -4,7 +4,8 @@ import Testing
 @Suite struct EditCommandTests {
     static let credentials = ["--user", "editor01", "--password", "sample-editor01", "--color", "never"]
 
-    @Test(arguments: [("DamageAssessment-branch-versioning.yaml", "DamageAssessment"), ("TreesOfPortland-new-tree.yaml", "TreesOfPortland")])
+    @Test(arguments: [("DamageAssessment-branch-versioning.yaml", "DamageAssessment"), ("TreesOfPortland-new-tree.yaml", "TreesOfPortland"),
+                      ("DamageAssessment-form.yaml", "DamageAssessment"), ("TreesOfPortland-form.yaml", "TreesOfPortland")])
     func sampleScriptsPassInProcess(_ script: String, _ folder: String) throws {
         let result = try CLI.run(["edit", "Samples/Scripts/\(script)", "--service", "Samples/\(folder)"] + Self.credentials)
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
@@ -75,7 +76,9 @@ import Testing
     @Test func sampleScriptsPassAgainstMapRulesServe() async throws {
         let server = try ServedSamples.start()
         defer { server.stop() }
-        for (script, service) in [("DamageAssessment-branch-versioning.yaml", "DamageAssessment"), ("TreesOfPortland-new-tree.yaml", "TreesOfPortland")] {
+        // The form scripts last: the Trees one moves a neighborhood boundary for good.
+        for (script, service) in [("DamageAssessment-branch-versioning.yaml", "DamageAssessment"), ("TreesOfPortland-new-tree.yaml", "TreesOfPortland"),
+                                  ("DamageAssessment-form.yaml", "DamageAssessment"), ("TreesOfPortland-form.yaml", "TreesOfPortland")] {
             let url = "http://127.0.0.1:\(server.port)/arcgis/rest/services/\(service)/FeatureServer"
             let result = try CLI.run(["edit", "Samples/Scripts/\(script)", "--service", url] + Self.credentials)
             #expect(result.exitCode == 0, "\(script): \(result.stdout)\(result.stderr)")

@@ -20,6 +20,23 @@ extension ServiceGeodatabase {
     /// started pop-up edit session of the new feature; `finish()` adds it.
     public func addFeature(to table: FeatureTable, at geometry: Geometry?, spatialReference: SpatialReference? = nil,
                            attributes: Attributes = Attributes()) async throws -> PopupEditSession {
+        let feature = try await newFeature(in: table, at: geometry, spatialReference: spatialReference, attributes: attributes)
+        let session = PopupEditSession(feature: feature, table: table)
+        try await session.startEditing()
+        return session
+    }
+
+    /// The same add-feature flow for a form-enabled layer: the new feature in a form edit session (forms.md),
+    /// which starts from the layer's template defaults and calculates what the form calculates.
+    public func addFeatureThroughForm(to table: FeatureTable, at geometry: Geometry?, spatialReference: SpatialReference? = nil,
+                                      attributes: Attributes = Attributes()) async throws -> FormEditSession {
+        let feature = try await newFeature(in: table, at: geometry, spatialReference: spatialReference, attributes: attributes)
+        return try FormEditSession(feature: feature, table: table)
+    }
+
+    /// The add-feature rules (editable version, eligibility, a point), then a new feature not yet added.
+    private func newFeature(in table: FeatureTable, at geometry: Geometry?, spatialReference: SpatialReference?,
+                            attributes: Attributes) async throws -> TableFeature {
         try await requireEditableVersion("Adding a feature", table: table.info)
         try Self.requireEligible(table.info.behavior, name: table.info.title, reference: table.info.reference)
         if let geometry {
@@ -27,10 +44,7 @@ extension ServiceGeodatabase {
         } else {
             throw RuntimeError(RuntimeError.Identifier.invalidGeometry, "Adding a feature to \(table.title): a point is required.", layer: table.info.reference)
         }
-        let feature = await table.createFeature(attributes: attributes, geometry: geometry, spatialReference: spatialReference)
-        let session = PopupEditSession(feature: feature, table: table)
-        try await session.startEditing()
-        return session
+        return await table.createFeature(attributes: attributes, geometry: geometry, spatialReference: spatialReference)
     }
 
     /// The map layer or table whose title or id is `name` that is not one of the service's (an inline feature

@@ -34,6 +34,8 @@ public final class FeatureTable: Sendable {
     public var spatialReference: SpatialReference { info.spatialReference }
     /// The pop-up and the rule catalogue's facts about it (from the web map, or the default pop-up).
     public var popup: LayerBehavior { info.behavior }
+    /// True when the layer or table has a form with elements: edits go through a `FormEditSession`.
+    public var hasForm: Bool { info.behavior.form?.isEnabled == true }
     /// "layer 'Trees' (id 0)".
     public var title: String { info.title }
 

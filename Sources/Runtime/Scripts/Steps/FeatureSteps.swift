@@ -30,10 +30,19 @@ struct AddFeatureStep: ScriptOperation {
         var shape: Geometry?
         var reference: SpatialReference?
         if let geometry { (shape, reference) = try geometry.value(for: table) }
-        let session = try await geodatabase.addFeature(to: table, at: shape, spatialReference: reference)
         let values = try attributes.values()
-        let added = try await session.finishing { session in
-            for (field, value) in values { try await session.setValue(value, for: field) }
+        let added: TableFeature
+        if table.hasForm {
+            // A form-enabled layer edits through its form (forms.md): calculated values, visibility, requiredness.
+            let session = try await geodatabase.addFeatureThroughForm(to: table, at: shape, spatialReference: reference)
+            added = try await session.finishing { session in
+                for (field, value) in values { try await session.setValue(value, for: field) }
+            }
+        } else {
+            let session = try await geodatabase.addFeature(to: table, at: shape, spatialReference: reference)
+            added = try await session.finishing { session in
+                for (field, value) in values { try await session.setValue(value, for: field) }
+            }
         }
         return StepResult("added feature \(added.objectId ?? 0) to \(table.title)\(StepText.describe(values, in: added, showAll: true))",
                           value: .object([("objectId", .int(Int(added.objectId ?? 0)))]))
@@ -54,11 +63,19 @@ struct UpdateAttributesStep: ScriptOperation {
 
     func run(in context: StepContext) async throws -> StepResult {
         let (table, feature) = try await target.feature(in: context.geodatabase)
-        let session = PopupEditSession(feature: feature, table: table)
         let values = try attributes.values()
-        let saved = try await session.finishing { session in
-            try await session.startEditing()
-            for (name, value) in values { try await session.setValue(value, for: name) }
+        let saved: TableFeature
+        if table.hasForm {
+            try await context.geodatabase.requireEditableVersion("Editing feature \(feature.objectId ?? 0) of \(table.title)", table: table.info)
+            saved = try await FormEditSession(feature: feature, table: table).finishing { session in
+                for (name, value) in values { try await session.setValue(value, for: name) }
+            }
+        } else {
+            let session = PopupEditSession(feature: feature, table: table)
+            saved = try await session.finishing { session in
+                try await session.startEditing()
+                for (name, value) in values { try await session.setValue(value, for: name) }
+            }
         }
         return StepResult("feature \(saved.objectId ?? 0) of \(table.title): \(StepText.describe(values, in: saved))")
     }
@@ -108,6 +125,19 @@ struct DeleteFeatureStep: ScriptOperation {
 extension PopupEditSession {
     /// Runs `edit` on the session and finishes it, answering the saved feature; cancels it when anything fails.
     nonisolated func finishing(_ edit: (PopupEditSession) async throws -> Void) async throws -> TableFeature {
+        do {
+            try await edit(self)
+            return try await finish()
+        } catch {
+            await cancel()
+            throw error
+        }
+    }
+}
+
+extension FormEditSession {
+    /// Runs `edit`, then `finish()`; cancels the session when either fails.
+    nonisolated func finishing(_ edit: (FormEditSession) async throws -> Void) async throws -> TableFeature {
         do {
             try await edit(self)
             return try await finish()

@@ -8,7 +8,7 @@ enum ScriptOperationCatalog {
         QueryStep.self, AddFeatureStep.self, UpdateAttributesStep.self, MoveFeatureStep.self, DeleteFeatureStep.self,
         RelateStep.self, AddAttachmentStep.self, DeleteAttachmentStep.self,
         ApplyEditsStep.self, UndoLocalEditsStep.self,
-        ExpectStep.self, ExpectLocalEditsStep.self,
+        ExpectStep.self, ExpectLocalEditsStep.self, ExpectFormStep.self,
     ]
 
     /// The operation whose key is `name`, if any.
