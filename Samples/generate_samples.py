@@ -601,8 +601,8 @@ def build_trees():
         drawing_info=simple_marker([56, 168, 0, 255]), last_edit=last_edit)
     neigh_layer = layer_json(
         lid=1, name="Neighborhoods",
-        description="Neighborhood association boundaries (simplified). Reference data; an editor may correct a boundary (no new neighborhoods).",
-        geometry_type="esriGeometryPolygon", fields=neigh_fields, display_field="NAME", capabilities="Query,Update",
+        description="Neighborhood association boundaries (simplified). Reference data, read-only.",
+        geometry_type="esriGeometryPolygon", fields=neigh_fields, display_field="NAME", capabilities="Query",
         has_attachments=False, relationships=[], templates=[], edit_fields_info=None,
         extent=extent_of(neigh_pts), versioned=False,
         drawing_info={"renderer": {"type": "simple", "symbol": {

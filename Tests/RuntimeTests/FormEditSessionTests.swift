@@ -76,9 +76,18 @@ import Testing
         #expect(cleared["notes"] == .null && cleared["estloss"] == .null && cleared["primcause"] == .null)
     }
 
-    /// FeatureSet functions in value expressions read the session's own geodatabase, local edits included.
+    /// FeatureSet functions in value expressions read the session's own geodatabase, local edits included: a
+    /// boundary corrected locally (a copy of the sample whose Neighborhoods layer can be updated; the shipped one
+    /// is read-only) is what the new tree's calculation sees.
     @Test func calculationsSeeLocalEdits() async throws {
-        let geodatabase = try await Runtimes.geodatabase("TreesOfPortland")
+        let folder = try Runtimes.modifiedSample("TreesOfPortland") { services in
+            let key = "https://maprules.example.com/arcgis/rest/services/TreesOfPortland/FeatureServer/1"
+            var layer = services[key] as! [String: Any]
+            layer["capabilities"] = "Query,Update,Sync"
+            services[key] = layer
+        }
+        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: folder).deletingLastPathComponent().path) }
+        let geodatabase = try await Runtimes.geodatabase("TreesOfPortland", folder: folder)
         let neighborhoods = try await geodatabase.table(layerID: 1)
         let trees = try await geodatabase.table(layerID: 0)
         var kerns = try await neighborhoods.feature(objectId: 1)

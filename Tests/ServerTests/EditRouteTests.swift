@@ -41,7 +41,7 @@ import WebMap
             #expect(missing["updateResults"]?[0]?["success"]?.bool == false)
             #expect(missing["updateResults"]?[0]?["error"]?["code"]?.int == 1011)
             let readOnly = try await client.post("\(Self.trees)/1/applyEdits", [("adds", #"[{"attributes":{}}]"#), ("token", token)])
-            #expect(readOnly.errorCode != nil || readOnly["addResults"]?[0]?["success"]?.bool == false, "Neighborhoods cannot add (Query, Update): \(readOnly)")
+            #expect(readOnly.errorCode != nil || readOnly["addResults"]?[0]?["success"]?.bool == false, "Neighborhoods is Query only: \(readOnly)")
         }
     }
 

@@ -1228,7 +1228,7 @@ extension ShippedSamples {
     "id": 1,
     "name": "Neighborhoods",
     "type": "Feature Layer",
-    "description": "Neighborhood association boundaries (simplified). Reference data; an editor may correct a boundary (no new neighborhoods).",
+    "description": "Neighborhood association boundaries (simplified). Reference data, read-only.",
     "copyrightText": "Invented sample data for MapRules; not real records.",
     "geometryType": "esriGeometryPolygon",
     "parentLayer": null,
@@ -1324,7 +1324,7 @@ extension ShippedSamples {
       }
     ],
     "relationships": [],
-    "capabilities": "Query,Update,Sync",
+    "capabilities": "Query,Sync",
     "maxRecordCount": 2000,
     "supportedQueryFormats": "JSON, geoJSON, PBF",
     "advancedQueryCapabilities": {
