@@ -50,8 +50,12 @@ extension ArcadeFunctionLibrary {
             }
             var unique: [ArcadeValue] = []
             var seen = Set<DataEquality.Key>()
+            // The budget first: an array too long to go through is refused before it is copied.
+            try call.context.step(call.arguments.reduce(0) { count, argument in
+                if case .array(let array) = argument { return count + array.values.count }
+                return count + 1
+            })
             let values = ArcadeValue.dataSpread(call.arguments[...])
-            try call.context.step(values.count)
             for value in values where seen.insert(DataEquality.key(value)).inserted { unique.append(value) }
             return .array(ArcadeArray(unique))
         },

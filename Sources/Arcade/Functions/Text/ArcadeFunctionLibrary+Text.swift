@@ -131,7 +131,12 @@ extension ArcadeFunctionLibrary {
             try call.context.step(text.count / 64 + 1)
             var pieces: [Range<Int>] = []
             if separator.isEmpty {
-                pieces = text.indices.map { $0..<($0 + 1) }
+                // Every code unit on its own: counted against the budget before anything is made.
+                try call.context.step(text.count)
+                let count = limit >= 0 ? min(limit, text.count) : text.count
+                return .array(ArcadeArray(text.prefix(count).map { unit in
+                    unit < 0x80 ? asciiCharacters[Int(unit)] : .text(UTF16Text.string(CollectionOfOne(unit)))
+                }))
             } else {
                 var start = 0
                 for index in UTF16Search(separator).allIndexes(in: text) {
@@ -143,9 +148,16 @@ extension ArcadeFunctionLibrary {
             if removeEmpty { pieces.removeAll { $0.isEmpty } }
             if limit >= 0 && pieces.count > limit { pieces.removeLast(pieces.count - limit) }
             try call.context.step(pieces.count)
-            return .array(ArcadeArray(pieces.map { .text(UTF16Text.string(text[$0])) }))
+            return .array(ArcadeArray(pieces.map { piece in
+                // One ASCII character (Split(text, '') of a long text): a shared value, nothing to transcode.
+                if piece.count == 1, text[piece.lowerBound] < 0x80 { return asciiCharacters[Int(text[piece.lowerBound])] }
+                return .text(UTF16Text.string(text[piece]))
+            }))
         },
     ]
+
+    /// The 128 one-character ASCII texts, made once (`Split(text, '')` hands them out).
+    static let asciiCharacters: [ArcadeValue] = (0..<128).map { .text(String(UnicodeScalar(UInt8($0)))) }
 
     /// `Trim`: white space and line breaks removed at both ends (Foundation's `trimmingCharacters` walks the
     /// whole text through NSString: a second for 10 MB; this looks only at the ends).
