@@ -53,8 +53,12 @@ public enum ArcadeFunctionCatalog {
         return table
     }()
 
+    /// Every reference name as the reference spells it: most calls are written so, and are found without
+    /// lower-casing (which allocates for names longer than 15 bytes, such as FeatureSetByRelationshipName).
+    static let spellings = Set(names.values)
+
     /// Whether `name` (any case) is a function of the Arcade function reference.
-    public static func isKnown(_ name: String) -> Bool { names[name.lowercased()] != nil }
+    public static func isKnown(_ name: String) -> Bool { spellings.contains(name) || names[name.lowercased()] != nil }
 
     /// The reference's spelling of `name` (any case), or nil when it is no Arcade function.
     public static func referenceName(of name: String) -> String? { names[name.lowercased()] }
