@@ -122,22 +122,18 @@ struct DeleteFeatureStep: ScriptOperation {
     }
 }
 
-extension PopupEditSession {
-    /// Runs `edit` on the session and finishes it, answering the saved feature; cancels it when anything fails.
-    nonisolated func finishing(_ edit: (PopupEditSession) async throws -> Void) async throws -> TableFeature {
-        do {
-            try await edit(self)
-            return try await finish()
-        } catch {
-            await cancel()
-            throw error
-        }
-    }
+/// An edit session a step runs to the end: a pop-up's or a form's.
+protocol FinishableEditSession: Actor {
+    func finish() async throws -> TableFeature
+    func cancel() async
 }
 
-extension FormEditSession {
-    /// Runs `edit`, then `finish()`; cancels the session when either fails.
-    nonisolated func finishing(_ edit: (FormEditSession) async throws -> Void) async throws -> TableFeature {
+extension PopupEditSession: FinishableEditSession {}
+extension FormEditSession: FinishableEditSession {}
+
+extension FinishableEditSession {
+    /// Runs `edit` on the session and finishes it, answering the saved feature; cancels it when anything fails.
+    nonisolated func finishing(_ edit: (Self) async throws -> Void) async throws -> TableFeature {
         do {
             try await edit(self)
             return try await finish()
