@@ -31,8 +31,9 @@ public enum ArcadeUnknownFieldRule: MapRule {
         for expression in ArcadeExpression.all(in: context) {
             // Without the layer's fields nothing can be checked (map/unresolved-layer says so).
             guard let table = expression.layer.table, !table.fields.isEmpty else { continue }
+            var memo = SuggestionMemo()
             for reference in expression.fieldReferences where table.field(named: reference.name) == nil {
-                let suggestion = Suggestions.closest(to: reference.name, in: table.fields.map(\.name))
+                let suggestion = memo.closest(to: reference.name) { Suggestions.closest(to: $0, in: table.fields.map(\.name)) }
                 context.report(self, in: expression, at: reference.token.start, about: reference.name, message:
                     "Arcade expression \(expression.displayName) in \(expression.place) reads field '\(reference.name)' of $feature, which the "
                     + "\(expression.layer.layer.isTable ? "table" : "layer") does not have: the app shows nothing for the expression."

@@ -31,10 +31,11 @@ public enum ArcadeUnknownLayerRule: MapRule {
 
     public static func check(_ context: MapContext) {
         let titles = context.behavior.layers.compactMap(\.layer.title)
+        var memo = SuggestionMemo()
         for expression in ArcadeExpression.all(in: context) {
             guard let analysis = expression.analysis else { continue }
             for reference in analysis.layerNames where reference.source?.lowercased() == "$map" && !titles.contains(reference.name) {
-                let closest = Suggestions.closest(to: reference.name, in: titles)
+                let closest = memo.closest(to: reference.name) { Suggestions.closest(to: $0, in: titles) }
                 context.report(self, in: expression, at: reference.range.start, about: reference.name, message:
                     "Arcade expression \(expression.displayName) in \(expression.place) asks $map for '\(reference.name)', which is the title of no layer or "
                     + "table of the map: the call fails and the app shows nothing for the expression."

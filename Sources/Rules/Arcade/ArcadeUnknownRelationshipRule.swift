@@ -29,9 +29,10 @@ public enum ArcadeUnknownRelationshipRule: MapRule {
         for expression in ArcadeExpression.all(in: context) {
             guard let table = expression.layer.table else { continue }
             let names = table.relationships.compactMap(\.name)
+            var memo = SuggestionMemo()
             for reference in expression.relationshipReferences where !names.contains(where: { $0.equalsIgnoringCase(reference.name) }) {
                 let known = names.isEmpty ? " The layer has no relationships." :
-                    (Suggestions.closest(to: reference.name, in: names).map { " Did you mean '\($0)'?" }
+                    (memo.closest(to: reference.name) { Suggestions.closest(to: $0, in: names) }.map { " Did you mean '\($0)'?" }
                         ?? " Its relationships: " + names.map { "'\($0)'" }.joined(separator: ", ") + ".")
                 context.report(self, in: expression, at: reference.token.start, about: reference.name, message:
                     "Arcade expression \(expression.displayName) in \(expression.place) asks for relationship '\(reference.name)', which the "
