@@ -37,7 +37,8 @@ public struct LintCommand: ParsableCommand {
             the diagnostic carries it (`fix` in the JSON report, `fixes` in SARIF). --fix writes them into the \
             files as minimal text edits (the rest of each file stays byte for byte), lints again and reports what \
             remains; the exit code is that of the remaining findings. --fix-dry-run prints the unified diff \
-            instead and changes nothing.
+            instead and changes nothing; with --format json it prints each file's change as a JSON Patch \
+            (RFC 6902): {"files": [{"path", "patch": [operations]}]}.
 
             Baselines: --write-baseline FILE records the findings by fingerprint (rule, layer, what the finding \
             is about; no line numbers, no array indexes) and exits 0; --baseline FILE reports only the findings \
@@ -95,7 +96,7 @@ public struct LintCommand: ParsableCommand {
     @Flag(help: "Apply the unambiguous fixes to the files (minimal text edits), then lint again and report what remains.")
     var fix = false
 
-    @Flag(help: "Print the unified diff of what --fix would change, and change nothing.")
+    @Flag(help: "Print the unified diff of what --fix would change (with --format json, a JSON Patch per file), and change nothing.")
     var fixDryRun = false
 
     @Option(help: ArgumentHelp("Report only findings not recorded in this baseline file; say how many of its entries no longer occur.", valueName: "FILE"))
