@@ -69,6 +69,9 @@ public struct LintCommand: ParsableCommand {
     @Flag(help: "Check every map as one meant for offline use (the offline/ rules; also \"offline\": true in .maprules.json).")
     var offline = false
 
+    @Option(help: ArgumentHelp("Seconds all --fetch requests of the run have together (default 60); layers not fetched by then are reported unresolved.", valueName: "SECONDS"))
+    var timeout: Double = 60
+
     @Option(help: "Token for --fetch (or the MAPRULES_TOKEN environment variable).")
     var token: String?
 
@@ -107,6 +110,7 @@ public struct LintCommand: ParsableCommand {
 
     public func validate() throws {
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more") }
+        if !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout must be a number of seconds above 0") }
         if fix && fixDryRun { throw ValidationError("--fix and --fix-dry-run exclude each other: choose one") }
         if baseline != nil && writeBaseline != nil {
             throw ValidationError("--baseline and --write-baseline exclude each other: write the baseline, then lint against it")
@@ -199,7 +203,7 @@ public struct LintCommand: ParsableCommand {
         options.recordSubjects = baseline != nil || writeBaseline != nil
         options.offline = offline
         if fetch {
-            options.fetcher = MetadataOverURLSession.fetcher(token: token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"])
+            options.fetcher = MetadataOverURLSession.fetcher(token: token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"], timeout: timeout)
         }
         return options
     }
