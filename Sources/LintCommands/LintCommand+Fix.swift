@@ -12,6 +12,12 @@ extension LintCommand {
         var patches: [FilePatch] = []
         var fixed = 0, files = 0
         for target in targets {
+            if target.rawPath != nil {
+                // A name that is not UTF-8: linted, but not rewritten (say so rather than pass it over).
+                reports += try linter.lint([target])
+                Console.error("warning: \(target.displayPath): not fixed, as its name is not UTF-8; rename it in UTF-8 to fix it")
+                continue
+            }
             guard let result = try linter.fix(path: target.path, displayPath: target.displayPath, isExplicit: target.isExplicit) else { continue }
             reports.append(result.report)
             guard result.changed else { continue }
