@@ -148,6 +148,10 @@ public struct LintCommand: ParsableCommand {
             let found = try fix || fixDryRun
                 ? applyFixes(discovery.targets, linter: linter)
                 : linter.lint(discovery.targets, progress: progress)
+            let reported = Set(found.map(\.path))
+            for target in discovery.targets where target.isExplicit && !reported.contains(target.displayPath) {
+                Console.error("note: \(target.displayPath) is MapRules' own baseline or configuration file, not a web map: not linted")
+            }
             if !allowEmpty, let empty = discovery.directoriesWithoutMaps(reports: found).first {
                 throw CommandFailure("no web map found under '\(empty)' (pass --allow-empty to accept a directory without one)")
             }
