@@ -10,16 +10,16 @@ import Foundation
 // exponential in their number (issue 31: 24 `**/` that do not match ran for minutes).
 public enum Glob {
     public static func matches(_ pattern: String, _ path: String) -> Bool {
-        let p = Array(pattern.unicodeScalars)
-        let tokens = Self.tokens(p)
+        let tokens = Self.tokens(Array(pattern.unicodeScalars))
         var current = [Bool](repeating: false, count: tokens.count + 1)
+        var next = current
         current[0] = true
         close(&current, tokens)
         for c in path.unicodeScalars {
-            var next = [Bool](repeating: false, count: tokens.count + 1)
+            for index in next.indices { next[index] = false }
             var any = false
-            for (index, token) in tokens.enumerated() where current[index] {
-                switch token {
+            for index in tokens.indices where current[index] {
+                switch tokens[index] {
                 case .literal(let l) where l == c: next[index + 1] = true; any = true
                 case .anyOne where c != "/": next[index + 1] = true; any = true
                 case .star where c != "/": next[index] = true; any = true
@@ -29,7 +29,7 @@ public enum Glob {
             }
             if !any { return false }
             close(&next, tokens)
-            current = next
+            swap(&current, &next)
         }
         return current[tokens.count]
     }
@@ -68,8 +68,11 @@ public enum Glob {
     /// Adds the positions reachable without reading a character: past a `*` or `**` that matches nothing.
     /// Those moves only go forward, so one pass in order reaches them all.
     private static func close(_ states: inout [Bool], _ tokens: [Token]) {
-        for (index, token) in tokens.enumerated() where states[index] {
-            if token == .star || token == .globstar { states[index + 1] = true }
+        for index in tokens.indices where states[index] {
+            switch tokens[index] {
+            case .star, .globstar: states[index + 1] = true
+            case .literal, .anyOne: break
+            }
         }
     }
 
