@@ -175,6 +175,10 @@ let package = Package(
         .executableTarget(name: "FuzzLint", dependencies: ["WebMap", "Rules"]),
         // libFuzzer harness over Arcade's parser, analysis and evaluator (Benchmarks/fuzz-arcade.sh, same two builds).
         .executableTarget(name: "FuzzArcade", dependencies: ["Arcade"]),
+        // libFuzzer harnesses over the JSON Schema `pattern` engine and the configuration glob matcher
+        // (Benchmarks/fuzz-engines.sh regex|glob, same two builds).
+        .executableTarget(name: "FuzzRegex", dependencies: ["WebMap", "JSONSchema"]),
+        .executableTarget(name: "FuzzGlob", dependencies: ["Rules"]),
         // Arcade's parse + check and evaluation throughput for Benchmarks/arcade-throughput.sh.
         .executableTarget(name: "ArcadeBench", dependencies: ["Arcade"]),
         .testTarget(name: "WebMapTests", dependencies: ["WebMap"]),

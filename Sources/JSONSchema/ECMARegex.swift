@@ -24,11 +24,51 @@ final class ECMARegex: @unchecked Sendable {
         regex = try NSRegularExpression(pattern: Self.translate(pattern), options: [])
     }
 
-    /// True when the pattern matches anywhere in `string` (patterns are not implicitly anchored).
-    func matches(_ string: String) -> Bool {
-        if let literal { return literal.matches(string) }
-        let ns = string as NSString
-        return regex.firstMatch(in: string, options: [], range: NSRange(location: 0, length: ns.length)) != nil
+    /// What matching one string found: a match, none, or no answer within the step budget.
+    enum Outcome: Equatable {
+        case matched
+        case notMatched
+        /// The engine gave up after `steps` matching steps (a pattern that backtracks exponentially on this text).
+        case gaveUp(steps: Int)
+    }
+
+    /// Whether the pattern matches anywhere in `string` (patterns are not implicitly anchored), within a step
+    /// budget. ICU's engine backtracks: `(a*)*b` on 24 `a`s takes seconds, and each more `a` doubles it. ICU
+    /// counts its steps and reports progress every 10,000 of them (and once per start position tried), so the
+    /// search is stopped after `budgetTicks(forLength:)` such reports: about 1,000,000 steps plus 100 per
+    /// UTF-16 unit of the text, which linear patterns on real values never come near.
+    func match(_ string: String) -> Outcome {
+        if let literal { return literal.matches(string) ? .matched : .notMatched }
+        let length = (string as NSString).length
+        let budget = Self.budgetTicks(forLength: length)
+        var ticks = 0
+        var found = false
+        var gaveUp = false
+        regex.enumerateMatches(in: string, options: [.reportProgress], range: NSRange(location: 0, length: length)) { result, _, stop in
+            if result != nil {
+                found = true
+                stop.pointee = true
+                return
+            }
+            ticks += 1
+            if ticks > budget {
+                gaveUp = true
+                stop.pointee = true
+            }
+        }
+        if found { return .matched }
+        return gaveUp ? .gaveUp(steps: Self.stepBudget(forLength: length)) : .notMatched
+    }
+
+    /// The progress reports allowed for a text of `length` UTF-16 units: one per start position ICU may try,
+    /// plus one per 10,000 steps of the budget.
+    static func budgetTicks(forLength length: Int) -> Int {
+        (length + 1) + stepBudget(forLength: length) / 10_000
+    }
+
+    /// The matching steps allowed for a text of `length` UTF-16 units: 1,000,000 plus 100 per unit.
+    static func stepBudget(forLength length: Int) -> Int {
+        1_000_000 + 100 * length
     }
 
     // MARK: Translation from ECMA-262 to ICU

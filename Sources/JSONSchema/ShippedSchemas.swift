@@ -1113,7 +1113,9 @@ public enum ShippedSchemas {
       }
     },
     "webMap": {
+      "description": "The web map specification requires operationalLayers, baseMap, spatialReference and version. `maprules lint` leaves these four to its map/ and json/ rules (map/no-operational-layers, json/not-a-map) and does not report them as schema/invalid; `maprules validate --schema webmap` does.",
       "type": "object",
+      "required": ["operationalLayers", "baseMap", "spatialReference", "version"],
       "properties": {
         "operationalLayers": {"type": "array", "items": {"$ref": "#/$defs/layer"}},
         "baseMap": {"$ref": "#/$defs/baseMap"},

@@ -144,6 +144,19 @@ final class ValidationContext {
 
     /// Records a violation at the current path (detailed mode only). `extra` names a member below the current
     /// value (a property that is not allowed), at byte `offset`.
+    /// A `pattern` or `patternProperties` regular expression that found no answer within its step budget.
+    func reportGaveUp(keyword: String, location: String, offset: Int, regex: ECMARegex, steps: Int, text: String,
+                      extra: PathToken? = nil) {
+        report(keyword: keyword, location: location, offset: offset,
+               expected: "text matching the pattern \(regex.source)",
+               found: "'\(Describe.clip(text))' (not decided within \(steps) matching steps)",
+               message: """
+                   \(subject) could not be checked against the pattern \(regex.source): matching gave up after \(steps) \
+                   steps, as the pattern backtracks exponentially on this text (nested quantifiers such as (a*)*), so \
+                   the value is refused. Rewrite the pattern without nested or overlapping quantifiers.
+                   """, extra: extra)
+    }
+
     func report(keyword: String, location: String, offset: Int, expected: String, found: String, message: String,
                 extra: PathToken? = nil) {
         guard detailed else { return }

@@ -23,6 +23,7 @@ public final class LanguageServer {
     private var stale: Set<String> = []
     private var linter = Linter()
     private var shutdownRequested = false
+    private var initializeReceived = false
     private let catalogue = Dictionary(RuleCatalog.all.map { ($0.description.id, $0.description) }, uniquingKeysWith: { a, _ in a })
     /// Called with the time each lint took (for tests and `--verbose`).
     public var onLint: ((String, TimeInterval) -> Void)?
@@ -42,8 +43,14 @@ public final class LanguageServer {
                 return 1
             }
             guard let data else { return shutdownRequested ? 0 : 1 }
-            guard let message = MessageJSON.object(from: data) else {
-                writer.write(MessageJSON.error(code: -32700, message: "Parse error: the message is not a JSON object", id: .null))
+            let message: JSON
+            switch MessageJSON.body(from: data) {
+            case .object(let object): message = object
+            case .notAnObject:
+                writer.write(MessageJSON.error(code: -32600, message: "Invalid request: the message is JSON but not an object", id: .null))
+                continue
+            case .notJSON:
+                writer.write(MessageJSON.error(code: -32700, message: "Parse error: the message is not JSON", id: .null))
                 continue
             }
             let method = message["method"]?.string
@@ -57,6 +64,16 @@ public final class LanguageServer {
         let id = message["id"]  // a request's, echoed as it came; `null` is an id too
         let params = message["params"] ?? .null  // looking up a member of a value that is not an object finds nothing
         guard let method else { return }  // an answer to a request of ours: none are sent
+        // LSP's lifecycle: before `initialize` a request is answered -32002 (a notification dropped); after
+        // `shutdown` a request is an invalid request (-32600).
+        if !initializeReceived && method != "initialize" {
+            if let id { writer.write(MessageJSON.error(code: -32002, message: "Server not initialized: send initialize first", id: id)) }
+            return
+        }
+        if shutdownRequested {
+            if let id { writer.write(MessageJSON.error(code: -32600, message: "Invalid request: the server was shut down; only exit is accepted", id: id)) }
+            return
+        }
         do {
             let result = try dispatch(method, params, isRequest: id != nil)
             if let id { writer.write(MessageJSON.result(result ?? .null, id: id)) }
@@ -72,6 +89,7 @@ public final class LanguageServer {
     private func dispatch(_ method: String, _ params: JSON, isRequest: Bool) throws -> JSON? {
         switch method {
         case "initialize":
+            initializeReceived = true
             return .members([
                 "capabilities": .members([
                     "positionEncoding": .string("utf-16"),

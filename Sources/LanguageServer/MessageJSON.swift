@@ -6,15 +6,27 @@ import WebMap
 /// lost it, and every position on its first line (diagnostics, fixes, incremental edits) was one character off
 /// from the editor's text.
 enum MessageJSON {
-    /// The message's top-level object; nil when the body is not JSON or not an object. A key written twice
-    /// keeps its last value, as JSON parsers conventionally do.
-    static func object(from data: Data) -> JSON? {
+    /// What a message's body holds.
+    enum Body {
+        /// A JSON object: a request, notification or answer.
+        case object(JSON)
+        /// JSON, but not an object (JSON-RPC: -32600, invalid request).
+        case notAnObject
+        /// Not JSON at all (JSON-RPC: -32700, parse error).
+        case notJSON
+    }
+
+    /// The message's top-level object. A key written twice keeps its last value, as JSON parsers
+    /// conventionally do; a `\u` escape of a lone surrogate (which editors written in JavaScript send) is
+    /// read as U+FFFD, one UTF-16 unit for one, so that the message (and the document it carries) is kept.
+    static func body(from data: Data) -> Body {
         var options = JSONParser.Options()
         options.elideLargeArraysNamed = []
-        guard let parsed = try? JSONParser.parse(SourceText(bytes: [UInt8](data)), options: options) else { return nil }
+        options.replaceLoneSurrogates = true
+        guard let parsed = try? JSONParser.parse(SourceText(bytes: [UInt8](data)), options: options) else { return .notJSON }
         let message = JSON(parsed.root)
-        guard case .object = message else { return nil }
-        return message
+        guard case .object = message else { return .notAnObject }
+        return .object(message)
     }
 
     /// The answer to request `id` (echoed as it came: a number stays a number, a string a string).

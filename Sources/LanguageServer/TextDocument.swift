@@ -30,13 +30,26 @@ struct TextDocument {
         var lineStart = utf8.startIndex
         var line = 0
         while line < position.line {
-            guard let newline = utf8[lineStart...].firstIndex(of: 10) else { return text.endIndex }
-            lineStart = utf8.index(after: newline)
+            guard let next = LineBreaks.line(in: utf8, from: lineStart).next else { return text.endIndex }
+            lineStart = next
             line += 1
         }
-        let lineEnd = utf8[lineStart...].firstIndex(of: 10) ?? utf8.endIndex
+        let lineEnd = LineBreaks.line(in: utf8, from: lineStart).end
         let utf16 = text.utf16
         return utf16.index(lineStart, offsetBy: max(position.character, 0), limitedBy: lineEnd) ?? lineEnd
+    }
+}
+
+/// LSP's line breaks: `\n`, `\r\n` and a lone `\r` (old Mac OS files). The linter counts the same
+/// (`SourceText`), so that a position means the same line on both sides.
+enum LineBreaks {
+    /// The line starting at `start`: where its text ends (before the break) and where the next line starts
+    /// (nil for the last line).
+    static func line(in utf8: String.UTF8View, from start: String.Index) -> (end: String.Index, next: String.Index?) {
+        guard let found = utf8[start...].firstIndex(where: { $0 == 10 || $0 == 13 }) else { return (utf8.endIndex, nil) }
+        let after = utf8.index(after: found)
+        if utf8[found] == 13, after < utf8.endIndex, utf8[after] == 10 { return (found, utf8.index(after: after)) }
+        return (found, after)
     }
 }
 
@@ -54,11 +67,12 @@ struct LineTable {
         var lines: [Substring] = []
         let utf8 = text.utf8
         var start = utf8.startIndex
-        while let newline = utf8[start...].firstIndex(of: 10) {
-            lines.append(text[start..<newline])
-            start = utf8.index(after: newline)
+        while true {
+            let (end, next) = LineBreaks.line(in: utf8, from: start)
+            lines.append(text[start..<end])
+            guard let next else { break }
+            start = next
         }
-        lines.append(text[start...])
         self.lines = lines
         startsWithBOM = text.unicodeScalars.first == "\u{FEFF}"
     }

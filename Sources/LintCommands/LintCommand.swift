@@ -37,7 +37,8 @@ public struct LintCommand: ParsableCommand {
             the diagnostic carries it (`fix` in the JSON report, `fixes` in SARIF). --fix writes them into the \
             files as minimal text edits (the rest of each file stays byte for byte), lints again and reports what \
             remains; the exit code is that of the remaining findings. --fix-dry-run prints the unified diff \
-            instead and changes nothing.
+            instead and changes nothing; with --format json it prints each file's change as a JSON Patch \
+            (RFC 6902): {"files": [{"path", "patch": [operations]}]}.
 
             Baselines: --write-baseline FILE records the findings by fingerprint (rule, layer, what the finding \
             is about; no line numbers, no array indexes) and exits 0; --baseline FILE reports only the findings \
@@ -68,6 +69,9 @@ public struct LintCommand: ParsableCommand {
     @Flag(help: "Check every map as one meant for offline use (the offline/ rules; also \"offline\": true in .maprules.json).")
     var offline = false
 
+    @Option(help: ArgumentHelp("Seconds all --fetch requests of the run have together (default 60); layers not fetched by then are reported unresolved.", valueName: "SECONDS"))
+    var timeout: Double = 60
+
     @Option(help: "Token for --fetch (or the MAPRULES_TOKEN environment variable).")
     var token: String?
 
@@ -95,7 +99,7 @@ public struct LintCommand: ParsableCommand {
     @Flag(help: "Apply the unambiguous fixes to the files (minimal text edits), then lint again and report what remains.")
     var fix = false
 
-    @Flag(help: "Print the unified diff of what --fix would change, and change nothing.")
+    @Flag(help: "Print the unified diff of what --fix would change (with --format json, a JSON Patch per file), and change nothing.")
     var fixDryRun = false
 
     @Option(help: ArgumentHelp("Report only findings not recorded in this baseline file; say how many of its entries no longer occur.", valueName: "FILE"))
@@ -106,6 +110,7 @@ public struct LintCommand: ParsableCommand {
 
     public func validate() throws {
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more") }
+        if !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout must be a number of seconds above 0") }
         if fix && fixDryRun { throw ValidationError("--fix and --fix-dry-run exclude each other: choose one") }
         if baseline != nil && writeBaseline != nil {
             throw ValidationError("--baseline and --write-baseline exclude each other: write the baseline, then lint against it")
@@ -143,6 +148,10 @@ public struct LintCommand: ParsableCommand {
             let found = try fix || fixDryRun
                 ? applyFixes(discovery.targets, linter: linter)
                 : linter.lint(discovery.targets, progress: progress)
+            let reported = Set(found.map(\.path))
+            for target in discovery.targets where target.isExplicit && !reported.contains(target.displayPath) {
+                Console.error("note: \(target.displayPath) is MapRules' own baseline or configuration file, not a web map: not linted")
+            }
             if !allowEmpty, let empty = discovery.directoriesWithoutMaps(reports: found).first {
                 throw CommandFailure("no web map found under '\(empty)' (pass --allow-empty to accept a directory without one)")
             }
@@ -198,7 +207,7 @@ public struct LintCommand: ParsableCommand {
         options.recordSubjects = baseline != nil || writeBaseline != nil
         options.offline = offline
         if fetch {
-            options.fetcher = MetadataOverURLSession.fetcher(token: token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"])
+            options.fetcher = MetadataOverURLSession.fetcher(token: token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"], timeout: timeout)
         }
         return options
     }

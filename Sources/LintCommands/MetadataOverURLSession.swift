@@ -12,8 +12,8 @@ import WebMap
 /// the runtime's (`Cannot reach URL: connection refused (...)`, `No answer from URL within 30 s`), redirects are
 /// followed up to 5 times, and a refused connection fails at once.
 enum MetadataOverURLSession {
-    /// A fetcher whose GETs are waited for on the calling thread.
-    static func fetcher(token: String?, timeout: TimeInterval = 30) -> LiveMetadataFetcher {
+    /// A fetcher whose GETs are waited for on the calling thread, all of them within `timeout` seconds from now.
+    static func fetcher(token: String?, timeout: TimeInterval = 60) -> LiveMetadataFetcher {
         LiveMetadataFetcher(token: token, timeout: timeout) { url, seconds in get(url, timeout: seconds) }
     }
 
@@ -36,7 +36,7 @@ enum MetadataOverURLSession {
         // The whole exchange, body included, within the timeout (plus a moment for URLSession's own timer).
         if exchange.done.wait(timeout: .now() + seconds + 1) == .timedOut {
             task.cancel()
-            return .failure(.init("No answer from \(url) within \(describe(seconds)) (the timeout; raise it with --timeout)."))
+            return .failure(.init("No answer from \(url) within \(describe(seconds)) (the time left of --timeout; raise it with --timeout)."))
         }
         return exchange.result(url: url, timeout: seconds)
     }
@@ -95,7 +95,7 @@ enum MetadataOverURLSession {
             if let error {
                 let nsError = error as NSError
                 if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorTimedOut {
-                    return .failure(.init("No answer from \(url) within \(MetadataOverURLSession.describe(timeout)) (the timeout; raise it with --timeout)."))
+                    return .failure(.init("No answer from \(url) within \(MetadataOverURLSession.describe(timeout)) (the time left of --timeout; raise it with --timeout)."))
                 }
                 return .failure(.init("Cannot reach \(url): \(Self.reason(nsError))."))
             }

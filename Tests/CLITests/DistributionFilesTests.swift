@@ -33,6 +33,35 @@ struct DistributionFilesTests {
         #expect(try CLI.run(arguments + ["Samples/TreesOfPortland/TreesOfPortland.json", "Samples/Broken/popup--unknown-field.json"]).exitCode == 1)
     }
 
+    /// Issue 31, item 15: the README tells users to commit `.maprules-baseline.json`, and the hook then blocked
+    /// the commit with json/not-a-map on it. The hooks exclude it, and `lint` passes over its own baseline
+    /// (of any name) and configuration files even when named.
+    @Test func theHookAndLintPassOverMapRulesOwnFiles() throws {
+        let hooks = try #require(try Self.yaml(".pre-commit-hooks.yaml") as? [[String: Any]])
+        for hook in hooks {
+            let exclude = try NSRegularExpression(pattern: try #require(hook["exclude"] as? String))
+            for path in [".maprules-baseline.json", "maps/.maprules-baseline.json", "maps/.maprules.json"] {
+                #expect(exclude.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil, "\(hook["id"] ?? ""): \(path)")
+            }
+        }
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("Samples/TreesOfPortland"),
+                                         to: folder.appendingPathComponent("maps"))
+        let written = try CLI.run(["lint", "maps", "--write-baseline", "my-baseline.json"], in: folder)
+        #expect(written.exitCode == 0, "\(written.stderr)")
+        try Data(#"{"rules": {"layer/hidden": "off"}}"#.utf8).write(to: folder.appendingPathComponent(".maprules.json"))
+        let named = try CLI.run(["lint", "my-baseline.json", ".maprules.json", "maps/TreesOfPortland.json", "--format", "json"], in: folder)
+        #expect(named.exitCode == 0, "\(named.stdout) \(named.stderr)")
+        let report = try #require(try CLI.json(named.stdout) as? [String: Any])
+        #expect(((report["files"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String } == ["maps/TreesOfPortland.json"])
+        #expect(named.stderr.contains("my-baseline.json is MapRules' own baseline or configuration file"), "\(named.stderr)")
+        // The README's pre-commit snippet pins a commit: no release tag exists to name.
+        let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(!readme.contains("rev: v0.1.0"))
+        #expect(readme.contains("vim.lsp.start_client") && readme.contains("Neovim 0.8"))
+    }
+
     @Test func theActionLintsToSARIFAndUploadsIt() throws {
         let action = try #require(try Self.yaml("action.yml") as? [String: Any])
         let runs = try #require(action["runs"] as? [String: Any])

@@ -256,6 +256,7 @@ struct LSPTests {
 
     @Test func unknownRequestsAndGarbageAreAnsweredNotCrashedOn() throws {
         let client = try Client()
+        _ = try client.request("initialize", ["capabilities": [:] as [String: Any]])
         let unknown = try client.request("textDocument/frobnicate", [:])
         #expect((unknown["error"] as? [String: Any])?["code"] as? Int == -32601)
         client.writeRaw(Data("Content-Length: 5\r\n\r\nhello".utf8))

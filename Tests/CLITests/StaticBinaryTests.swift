@@ -53,7 +53,7 @@ struct StaticBinaryTests {
         // The rule catalogue and the schemas are inside it.
         #expect(try Self.run(copy.path, ["rules", "--format", "json"], in: folder).stdout.contains("popup/unknown-field"))
         let map = folder.appendingPathComponent("map.json")
-        try Data(#"{"operationalLayers": [], "baseMap": {"baseMapLayers": []}, "version": "2.31"}"#.utf8).write(to: map)
+        try Data(#"{"operationalLayers": [], "baseMap": {"baseMapLayers": []}, "spatialReference": {"wkid": 102100}, "version": "2.31"}"#.utf8).write(to: map)
         let validate = try Self.run(copy.path, ["validate", "--schema", "webmap", "map.json"], in: folder)
         #expect(validate.exitCode == 0, "\(validate.stdout)\(validate.stderr)")
         let lint = try Self.run(copy.path, ["lint", "map.json", "--format", "json"], in: folder)

@@ -60,11 +60,20 @@ import WebMap
         let folder = try CLI.run(["validate", "--schema", "services-snapshot", "Samples/TreesOfPortland", "--format", "json"])
         let paths = ((try report(folder)["files"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
         #expect(paths.contains("Samples/TreesOfPortland/TreesOfPortland.services.json"), "\(paths)")
+        // Every other JSON file of a folder is validated against the schema named: the sample maps pass, and
+        // since issue 31 (the web map schema requires operationalLayers, baseMap, spatialReference and version)
+        // the feature files beside them, which are not web maps, no longer do.
         let maps = try CLI.run(["validate", "--schema", "webmap", "Samples/TreesOfPortland", "Samples/DamageAssessment", "--format", "json"])
-        #expect(maps.exitCode == 0, "\(maps.stdout)")
-        let mapPaths = ((try report(maps)["files"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
-        #expect(mapPaths.contains("Samples/TreesOfPortland/TreesOfPortland.json"))
+        #expect(maps.exitCode == 1, "\(maps.stdout)")
+        let mapFiles = (try report(maps)["files"] as? [[String: Any]]) ?? []
+        let mapPaths = mapFiles.compactMap { $0["path"] as? String }
         #expect(!mapPaths.contains { $0.hasSuffix(".services.json") }, "\(mapPaths)")
+        let failing = mapFiles.filter { !(($0["diagnostics"] as? [Any]) ?? []).isEmpty }.compactMap { $0["path"] as? String }
+        #expect(!failing.isEmpty && failing.allSatisfy { $0.contains("/features/") || $0.hasSuffix("/service.json") }, "\(failing)")
+        for map in ["Samples/TreesOfPortland/TreesOfPortland.json", "Samples/DamageAssessment/DamageAssessment.json"] {
+            #expect(mapPaths.contains(map))
+            #expect(!failing.contains(map))
+        }
     }
 
     @Test func filesThatAreNotJSONGetTheirJSONDiagnostic() throws {
@@ -75,6 +84,23 @@ import WebMap
         let found = diagnostics(try report(result))
         #expect(found.map { $0["ruleId"] as? String } == ["json/syntax"])
         #expect(found.first?["column"] as? Int == 9)
+    }
+
+    /// Issue 31, item 12: `validate --schema webmap` accepted `{}`. It now needs the four keys the web map
+    /// specification requires, while `lint` keeps rules.md's answers: `{}` is json/not-a-map, and a map
+    /// without spatialReference is not a schema/invalid.
+    @Test func anEmptyObjectIsNotAWebMapButLintStillSaysNotAMap() throws {
+        let dir = try CLI.temporaryDirectory()
+        try Data("{}".utf8).write(to: dir.appendingPathComponent("empty.json"))
+        let validated = try CLI.run(["validate", "--schema", "webmap", "empty.json", "--format", "json"], in: dir)
+        #expect(validated.exitCode == 1, "\(validated.stdout)")
+        let messages = diagnostics(try report(validated)).compactMap { $0["message"] as? String }
+        #expect(messages.count == 4 && messages.allSatisfy { $0.contains("missing required property") }, "\(messages)")
+        let linted = try CLI.run(["lint", "empty.json", "--format", "json"], in: dir)
+        #expect(diagnostics(try report(linted)).map { $0["ruleId"] as? String } == ["json/not-a-map"], "\(linted.stdout)")
+        try Data(#"{"operationalLayers": [], "baseMap": {"baseMapLayers": []}}"#.utf8).write(to: dir.appendingPathComponent("map.json"))
+        let map = try CLI.run(["lint", "map.json", "--format", "json"], in: dir)
+        #expect(diagnostics(try report(map)).map { $0["ruleId"] as? String } == ["map/no-operational-layers"], "\(map.stdout)")
     }
 
     @Test func problemsWithTheSchemaOrTheFilesExitTwo() throws {

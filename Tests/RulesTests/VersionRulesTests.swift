@@ -47,6 +47,29 @@ private func violations(_ name: String, owner: String? = "editor01", existing: [
         #expect(violations("My Work").isEmpty)
     }
 
+    /// Issue 31, item 8: a right-to-left override (U+202E, shown as nothing, reversing what follows) was
+    /// accepted in a name and in the owner; it is a control character for version/name-control-character.
+    @Test func bidirectionalControlsAreControlCharacters() {
+        let found = violations("Work\u{202E}kroW")
+        #expect(found.map(\.ruleId) == ["version/name-control-character"])
+        #expect(found.first?.message.contains("U+202E at position 5") == true, "\(found)")
+        #expect(violations("Work\u{2067}x\u{2069}").map(\.ruleId) == ["version/name-control-character"])
+        let owner = violations("MyWork", owner: "editor\u{202E}10")
+        #expect(owner.map(\.ruleId) == ["version/name-control-character"])
+        #expect(owner.first?.message.contains("The owner contains") == true, "\(owner)")
+        #expect(violations("Mein Büro שלום").isEmpty)
+    }
+
+    /// Issue 31, item 8: `--owner ''` was accepted and printed the qualified name `.MyWork`.
+    @Test func anEmptyOwnerIsRefused() {
+        let found = violations("MyWork", owner: "")
+        #expect(found.map(\.ruleId) == ["version/name-empty"])
+        #expect(found.first?.message.contains("'.MyWork'") == true, "\(found)")
+        #expect(violations("MyWork", owner: "  ").map(\.ruleId) == ["version/name-empty"])
+        #expect(violations("MyWork", owner: nil).isEmpty)
+        #expect(!VersionNameCheck.isValid(VersionCandidate(name: "MyWork", owner: "")))
+    }
+
     @Test func controlCharacters() {
         let found = violations("My\tWork\u{7}")
         #expect(found.map(\.ruleId) == ["version/name-control-character"])

@@ -13,9 +13,31 @@ import WebMap
             case .brokenLink(let path, _): found.append("broken " + path.dropFirst(prefix))
             case .unreadableFolder(let path): found.append("unreadable " + path.dropFirst(prefix))
             case .tooDeep(let path): found.append("deep " + path.dropFirst(prefix))
+            case .undecodableName(let path, _, let isFolder): found.append((isFolder ? "undecodable folder " : "undecodable ") + path.dropFirst(prefix))
             }
         }
         return found.sorted()
+    }
+
+    /// Issue 31, item 7: a name that is not UTF-8 was repaired by `String(cString:)` into one that names no
+    /// file; it is handed over with its bytes, shown with `\xNN` for each byte that is not UTF-8.
+    @Test func namesThatAreNotUTF8AreHandedOverWithTheirBytes() throws {
+        let fm = FileManager.default
+        let root = fm.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)").path
+        defer { try? fm.removeItem(atPath: root) }
+        try fm.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let file = Array(root.utf8) + Array("/caf".utf8) + [0xE9] + Array(".json".utf8)
+        let fd = open((file + [0]).map { CChar(bitPattern: $0) }, O_CREAT | O_WRONLY, 0o644)
+        #expect(fd >= 0)
+        close(fd)
+        #expect(mkdir((Array(root.utf8) + Array("/d".utf8) + [0xFC, 0]).map { CChar(bitPattern: $0) }, 0o755) == 0)
+        #expect(entries(below: root) == ["undecodable caf\\xE9.json", "undecodable folder d\\xFC"])
+        var raw: [UInt8]?
+        DirectoryWalk.walk(root) { entry in
+            if case .undecodableName(_, let bytes, false) = entry { raw = bytes }
+        }
+        #expect(raw == file)
+        #expect(DirectoryWalk.escapedName(Array("é".utf8) + [0xFF, 0x41]) == "é\\xFFA")
     }
 
     @Test func listsFilesFollowsLinksToFilesOnlyAndReportsBrokenOnes() throws {

@@ -319,7 +319,13 @@ final class PatternKeyword: Keyword {
 
     override func validate(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
         guard case .string(let s) = instance.value else { return true }
-        if regex.matches(s) { return true }
+        switch regex.match(s) {
+        case .matched: return true
+        case .notMatched: break
+        case .gaveUp(let steps):
+            c.reportGaveUp(keyword: name, location: location, offset: instance.offset, regex: regex, steps: steps, text: s)
+            return false
+        }
         if c.detailed {
             let expected = "text matching the pattern \(regex.source)"
             c.report(keyword: name, location: location, offset: instance.offset, expected: expected,

@@ -61,7 +61,19 @@ final class MembersKeyword: Keyword {
                 }
             }
             if !patterns.isEmpty {
-                for (regex, ref) in patterns where regex.matches(member.key) {
+                for (regex, ref) in patterns {
+                    switch regex.match(member.key) {
+                    case .matched: break
+                    case .notMatched: continue
+                    case .gaveUp(let steps):
+                        // No answer is not a match nor a miss: the member is refused, with the reason.
+                        c.reportGaveUp(keyword: "patternProperties", location: patternPropertiesLocation, offset: member.keyOffset,
+                                       regex: regex, steps: steps, text: member.key, extra: .key(member.key))
+                        matched = true
+                        valid = false
+                        if !c.detailed { return false }
+                        continue
+                    }
                     matched = true
                     let pushed = c.enter(.key(member.key))
                     let ok = ref.validate(member.value, c, nil)

@@ -25,6 +25,13 @@ public enum ConfigurationFile {
             throw ConfigurationError(path: path, position: text.position(ofOffset: member.keyOffset),
                                      message: "unknown key '\(member.key)' (expected one of \(allowed.joined(separator: ", ")))")
         }
+        func positions(_ node: JSONNode?) -> [String: SourcePosition] {
+            var result: [String: SourcePosition] = [:]
+            for member in node?.object?.members ?? [] where result[member.key] == nil {
+                result[member.key] = text.position(ofOffset: member.keyOffset)
+            }
+            return result
+        }
         func settings(_ node: JSONNode?) throws(ConfigurationError) -> [String: RuleSetting] {
             guard let node else { return [:] }
             guard let object = node.object else { throw fail(node, "'rules' must be an object mapping rule IDs to off, info, warning or error") }
@@ -57,7 +64,7 @@ public enum ConfigurationFile {
                                              message: "unknown key '\(member.key)' in an override (expected files, layers, rules)")
                 }
                 overrides.append(.init(files: try strings(o["files"], "files"), layers: try strings(o["layers"], "layers"),
-                                       rules: try settings(o["rules"])))
+                                       rules: try settings(o["rules"]), rulePositions: positions(o["rules"])))
             }
         }
         var variables: [String: String] = [:]
@@ -77,6 +84,7 @@ public enum ConfigurationFile {
         var configuration = RuleConfiguration(baseDirectory: folder, rules: try settings(object["rules"]), overrides: overrides,
                                               variables: variables, path: path)
         configuration.offline = offline
+        configuration.rulePositions = positions(object["rules"])
         return configuration
     }
 

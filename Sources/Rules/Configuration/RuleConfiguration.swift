@@ -19,11 +19,15 @@ public struct RuleConfiguration: Sendable {
         /// Layer ids or titles; empty: every layer (and findings about no layer).
         public var layers: [String]
         public var rules: [String: RuleSetting]
+        /// Where each rule ID of `rules` is written in the configuration file (for errors about it).
+        public var rulePositions: [String: SourcePosition] = [:]
     }
 
     /// Folder the `files` globs are relative to.
     public var baseDirectory: String
     public var rules: [String: RuleSetting]
+    /// Where each rule ID of `rules` is written in the configuration file (for errors about it).
+    public var rulePositions: [String: SourcePosition] = [:]
     public var overrides: [Override]
     public var variables: [String: String]
     /// Path of the file this came from, if any.
@@ -89,19 +93,29 @@ public struct RuleConfiguration: Sendable {
         return table["*"]
     }
 
-    /// Checks every rule ID named against the catalogue; throws with a "did you mean" for the first unknown.
+    /// Checks every rule ID named against the catalogue; throws with a "did you mean" for the first unknown (the
+    /// first in the file, at its line and column when the configuration came from a file).
     public func validate(knownIds: [String], file: String? = nil) throws(ConfigurationError) {
         let families = Set(knownIds.compactMap { $0.split(separator: "/").first.map(String.init) })
-        func check(_ id: String) throws(ConfigurationError) {
+        func check(_ id: String, at position: SourcePosition?) throws(ConfigurationError) {
             if id == "*" || knownIds.contains(id) { return }
             if id.hasSuffix("/*"), families.contains(String(id.dropLast(2))) { return }
             let suggestion = Suggestions.closest(to: id, in: knownIds + families.map { "\($0)/*" })
-            throw ConfigurationError(path: file ?? path, message: "unknown rule ID '\(id)'" +
+            throw ConfigurationError(path: file ?? path, position: position, message: "unknown rule ID '\(id)'" +
                                      (suggestion.map { ". Did you mean '\($0)'?" } ?? ". Run 'maprules rules' for the list."))
         }
-        for id in rules.keys.sorted() { try check(id) }
-        for override in overrides { for id in override.rules.keys.sorted() { try check(id) } }
-        for id in commandLine.keys.sorted() { try check(id) }
+        var written: [(id: String, position: SourcePosition?)] = rules.keys.map { ($0, rulePositions[$0]) }
+        for override in overrides { written += override.rules.keys.map { ($0, override.rulePositions[$0]) } }
+        written.sort { a, b in
+            switch (a.position, b.position) {
+            case let (x?, y?): return (x.line, x.column, a.id) < (y.line, y.column, b.id)
+            case (nil, nil): return a.id < b.id
+            case (_?, nil): return true
+            case (nil, _?): return false
+            }
+        }
+        for entry in written { try check(entry.id, at: entry.position) }
+        for id in commandLine.keys.sorted() { try check(id, at: nil) }
     }
 }
 

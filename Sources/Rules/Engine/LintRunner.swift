@@ -6,11 +6,15 @@ public struct LintTarget: Sendable, Hashable {
     public var path: String
     public var displayPath: String
     public var isExplicit: Bool
+    /// The path as the system knows it when it is not UTF-8 (`path` and `displayPath` then show the bytes
+    /// that are not as `\xNN`).
+    public var rawPath: [UInt8]?
 
-    public init(path: String, displayPath: String, isExplicit: Bool) {
+    public init(path: String, displayPath: String, isExplicit: Bool, rawPath: [UInt8]? = nil) {
         self.path = path
         self.displayPath = displayPath
         self.isExplicit = isExplicit
+        self.rawPath = rawPath
     }
 }
 
@@ -36,7 +40,14 @@ public enum FileDiscovery {
         var targets: [LintTarget] = []
         var skipped: [(String, String)] = []
         var directories: [(String, [String])] = []
+        // Files already taken, by device and inode: `map.json` and `./map.json`, or a folder and a file in it
+        // both named, are one file, linted once.
         var seen = Set<String>()
+        func isNew(_ path: String, raw: [UInt8]? = nil) -> Bool {
+            var info = stat()
+            let found = raw.map { stat(($0 + [0]).map { CChar(bitPattern: $0) }, &info) } ?? stat(path, &info)
+            return seen.insert(found == 0 ? "\(info.st_dev):\(info.st_ino)" : URL(fileURLWithPath: path).standardizedFileURL.path).inserted
+        }
         let fm = FileManager.default
         for path in paths {
             var isDirectory: ObjCBool = false
@@ -46,22 +57,30 @@ public enum FileDiscovery {
             }
             if !isDirectory.boolValue {
                 guard fm.isReadableFile(atPath: path) else { throw DocumentError(path: path, message: "cannot be read (permission denied)") }
-                if seen.insert(path).inserted { targets.append(LintTarget(path: path, displayPath: path, isExplicit: true)) }
+                if isNew(path) { targets.append(LintTarget(path: path, displayPath: path, isExplicit: true)) }
                 continue
             }
             var found: [String] = []
-            walk(directory: path, into: &found, skipped: &skipped)
+            var raw: [String: [UInt8]] = [:]
+            walk(directory: path, into: &found, raw: &raw, skipped: &skipped)
             directories.append((path, found))
-            for file in found.sorted() where seen.insert(file).inserted {
-                targets.append(LintTarget(path: file, displayPath: file, isExplicit: false))
+            for file in found.sorted() where isNew(file, raw: raw[file]) {
+                targets.append(LintTarget(path: file, displayPath: file, isExplicit: false, rawPath: raw[file]))
             }
         }
         return Result(targets: targets, skipped: skipped, directories: directories)
     }
 
-    private static func walk(directory: String, into found: inout [String], skipped: inout [(String, String)]) {
+    private static func walk(directory: String, into found: inout [String], raw: inout [String: [UInt8]], skipped: inout [(String, String)]) {
         DirectoryWalk.walk(directory) { entry in
             switch entry {
+            case .undecodableName(let path, let rawPath, let isFolder):
+                if isFolder {
+                    skipped.append((path, "a folder whose name is not UTF-8 (shown with \\xNN for each byte that is not) is not searched: rename it in UTF-8"))
+                } else if rawPath.count >= 5 && Array(rawPath.suffix(5)) == Array(".json".utf8) && !path.hasSuffix(".services.json") {
+                    found.append(path)
+                    raw[path] = rawPath
+                }
             case .file(let path, let name):
                 guard name.hasSuffix(".json") && !name.hasSuffix(".services.json") && name != "services.json"
                         && name != ConfigurationFile.fileName else { return }
@@ -90,7 +109,13 @@ extension Linter {
         let box = Box(count: targets.count)
         DispatchQueue.concurrentPerform(iterations: targets.count) { index in
             let target = targets[index]
-            let result = Result { try self.lint(path: target.path, displayPath: target.displayPath, isExplicit: target.isExplicit) }
+            let result = Result { () throws -> FileReport? in
+                guard let rawPath = target.rawPath else {
+                    return try self.lint(path: target.path, displayPath: target.displayPath, isExplicit: target.isExplicit)
+                }
+                let text = try SourceFile.read(rawPath: rawPath, path: target.path)
+                return try self.lint(path: target.path, displayPath: target.displayPath, text: text, isExplicit: target.isExplicit)
+            }
             box.lock.lock()
             box.results[index] = result
             box.done += 1

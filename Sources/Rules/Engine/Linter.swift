@@ -63,6 +63,14 @@ public final class Linter: @unchecked Sendable {
         var map: MapContext?
     }
 
+    /// MapRules' own files, never linted as maps even when named (a pre-commit hook names every changed JSON
+    /// file): a baseline (`{"tool": "maprules", "version": N, "entries": [...]}`, `lint --write-baseline`) and
+    /// a `.maprules.json` configuration.
+    public static func isOwnFile(_ root: JSONNode, path: String) -> Bool {
+        if (path as NSString).lastPathComponent == ConfigurationFile.fileName { return true }
+        return root["tool"]?.string == "maprules" && root["version"]?.integer != nil && root["entries"]?.array != nil
+    }
+
     /// Parses, substitutes variables, recognises the document and resolves its layers' metadata. Returns nil
     /// for a file found in a directory that is JSON but not a map.
     private func prepare(path: String, displayPath: String?, text: SourceText, isExplicit: Bool) throws -> Prepared? {
@@ -92,6 +100,8 @@ public final class Linter: @unchecked Sendable {
         } else if WebMapDocument.looksLikePopup(root) {
             kind = "popup"
             document = WebMapDocument(popup: root, source: text, layerTitle: options.popupLayer?.name)
+        } else if Self.isOwnFile(root, path: path) {
+            return nil
         } else if isExplicit || WebMapDocument.looksLikeBrokenWrapper(root) {
             return Prepared(context: context, kind: "json", map: nil)
         } else {

@@ -55,7 +55,10 @@ public enum RuleExample: Sendable {
         case .bytes(let bytes):
             return Self.escaped(bytes)
         case .versionName(let name, let owner, let existing, let access):
-            var out = "version name \(String(reflecting: name)) (owner \(owner), access \(access))"
+            // The owner as typed when it is plain text, quoted and escaped when it is empty or holds what a
+            // reader would not see.
+            let plainOwner = !owner.isEmpty && owner.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x21 && $0.value < 0x7F }
+            var out = "version name \(String(reflecting: name)) (owner \(plainOwner ? owner : String(reflecting: owner)), access \(access))"
             if !existing.isEmpty { out += ", existing: " + existing.joined(separator: ", ") }
             return out
         }

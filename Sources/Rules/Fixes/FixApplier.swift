@@ -23,6 +23,26 @@ public enum FixApplier {
         return (result, taken)
     }
 
+    /// The patches of fixes taken together in one pass, as one patch whose operations apply in sequence. Each
+    /// fix's patch stands alone against the same text, so removals are put last, deepest and highest array
+    /// index first: then no operation moves the target of another (replacements and additions of object
+    /// members never move anything).
+    public static func sequentialPatch(_ fixes: [Fix]) -> [PatchOperation] {
+        let operations = fixes.flatMap(\.patch)
+        let removals = operations.filter { $0.op == .remove }
+        func tokens(_ path: String) -> [String] { path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init) }
+        func later(_ a: [String], _ b: [String]) -> Bool {
+            for (x, y) in zip(a, b) where x != y {
+                if let i = Int(x), let j = Int(y) { return i > j }
+                return x > y
+            }
+            return a.count > b.count
+        }
+        var seen = Set<String>()
+        let orderedRemovals = removals.filter { seen.insert($0.path).inserted }.sorted { later(tokens($0.path), tokens($1.path)) }
+        return operations.filter { $0.op != .remove } + orderedRemovals
+    }
+
     /// Two ranges overlap, or are both insertions (or an insertion and a range) at the same place.
     private static func overlap(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
         if a.isEmpty || b.isEmpty { return a.lowerBound >= b.lowerBound && a.lowerBound <= b.upperBound || b.lowerBound >= a.lowerBound && b.lowerBound <= a.upperBound }
@@ -38,6 +58,9 @@ public struct FileFixResult: Sendable {
     public var fixed: [UInt8]
     /// Every fix applied, over all passes, in the order they were applied.
     public var applied: [Fix]
+    /// The whole change as one RFC 6902 JSON Patch against `original`, its operations to be applied in order
+    /// (`--fix-dry-run --format json`).
+    public var patch: [PatchOperation]
     /// The report of the fixed text: what remains.
     public var report: FileReport
 
@@ -54,6 +77,7 @@ extension Linter {
         let original = try SourceFile.read(path: path).text.bytes
         var bytes = original
         var applied: [Fix] = []
+        var patch: [PatchOperation] = []
         guard var report = try lint(path: path, displayPath: displayPath, text: SourceText(bytes: bytes), isExplicit: isExplicit) else { return nil }
         for _ in 0..<maximumPasses {
             let fixes = report.diagnostics.compactMap(\.fix)
@@ -63,8 +87,9 @@ extension Linter {
                   let relinted = try lint(path: path, displayPath: displayPath, text: SourceText(bytes: next), isExplicit: isExplicit) else { break }
             bytes = next
             applied += taken
+            patch += FixApplier.sequentialPatch(taken)
             report = relinted
         }
-        return FileFixResult(path: displayPath ?? path, original: original, fixed: bytes, applied: applied, report: report)
+        return FileFixResult(path: displayPath ?? path, original: original, fixed: bytes, applied: applied, patch: patch, report: report)
     }
 }

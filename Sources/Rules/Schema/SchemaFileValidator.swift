@@ -75,14 +75,21 @@ public enum JSONFileDiscovery {
                 continue
             }
             var found: [String] = []
+            var undecodable: String?
             DirectoryWalk.walk(path, includeHidden: { $0 == ".maprules.json" }) { entry in
                 // A broken link is listed like a file: reading it then says what is wrong.
                 switch entry {
                 case .file(let path, let name), .brokenLink(let path, let name):
                     if name.hasSuffix(".json") && include(name) { found.append(path) }
+                case .undecodableName(let path, _, let isFolder):
+                    if !isFolder && path.hasSuffix(".json") && undecodable == nil { undecodable = path }
                 case .unreadableFolder, .tooDeep:
                     break
                 }
+            }
+            // Never left out unseen: say which file, and why it cannot be named.
+            if let undecodable {
+                throw DocumentError(path: undecodable, message: "has a name that is not UTF-8 (shown with \\xNN for each byte that is not): rename it in UTF-8 to validate it")
             }
             files += found.sorted()
         }

@@ -66,12 +66,21 @@ public enum SchemaInvalidRule: MapRule {
         // about them.
         let elided = context.lint.parsed?.elidedArrays.keys.map(\.tokens) ?? []
         for violation in schema.validate(document.root, repeatedKeys: repeatedKeys)
-        where !elided.contains(where: { violation.instancePointer.tokens.starts(with: $0) }) {
+        where !elided.contains(where: { violation.instancePointer.tokens.starts(with: $0) })
+            && !isMapLevelRequirement(violation) {
             let layer = isPopup ? nil : SchemaDiagnostics.layer(containing: violation.instancePointer, in: document)
             context.lint.report(self, pointer: violation.instancePointer, offset: violation.instanceOffset,
                                 message: SchemaDiagnostics.message(for: violation), layer: layer)
         }
     }
+}
+
+/// The web map specification's four top-level keys (operationalLayers, baseMap, spatialReference, version),
+/// which the shipped schema requires for `maprules validate`: lint leaves them to the rules that explain them
+/// (rules.md: map/no-operational-layers warns about a missing operationalLayers, json/not-a-map decides what
+/// is a map), and real exported maps often omit spatialReference or version, which the app does not need.
+func isMapLevelRequirement(_ violation: SchemaViolation) -> Bool {
+    violation.keyword == "required" && violation.schemaLocation.hasSuffix("/$defs/webMap/required")
 }
 
 /// Turning schema violations into diagnostics (shared by `schema/invalid` and `maprules validate`).

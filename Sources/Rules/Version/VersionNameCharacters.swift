@@ -23,6 +23,9 @@ enum VersionNameCharacters {
                 return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
             }
             let isSpace = character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .spaceSeparator }
+            if character.unicodeScalars.contains(where: \.properties.isBidiControl) {
+                return "an invisible bidirectional control character " + codes.joined(separator: " ")
+            }
             let isControl = character.unicodeScalars.contains { isControlScalar($0) }
             return (isControl ? "a control character " : isSpace ? "a space character " : "the character ") + codes.joined(separator: " ")
         }
@@ -35,8 +38,11 @@ enum VersionNameCharacters {
         return parts.dropLast().joined(separator: ", ") + " and " + (parts.last ?? "")
     }
 
-    /// True for a control character (Unicode category Cc) or a line or paragraph separator.
+    /// True for a control character (Unicode category Cc), a line or paragraph separator, or a bidirectional
+    /// formatting character (Bidi_Control: the right-to-left override U+202E, isolates, marks), which reorders
+    /// how the name is shown without being seen.
     static func isControlScalar(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.properties.isBidiControl { return true }
         switch scalar.properties.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator: return true
         default: return false

@@ -43,6 +43,10 @@ public struct JSONParser {
         /// sets; applied only when the document is larger than `elisionThreshold` bytes.
         public var elideLargeArraysNamed: Set<String> = ["features"]
         public var elisionThreshold = 16 * 1024 * 1024
+        /// Read a `\u` escape of a lone surrogate (half of a UTF-16 pair, which no Unicode scalar is) as U+FFFD
+        /// instead of refusing the document. Editors send them (JavaScript strings may hold half an emoji while
+        /// it is typed), and U+FFFD keeps UTF-16 positions where they were: one unit for one.
+        public var replaceLoneSurrogates = false
 
         public init() {}
     }
@@ -545,15 +549,22 @@ private struct Parser {
                             let second = index
                             index += 2
                             let low = try hex4(escapeAt: second)
-                            guard (0xDC00...0xDFFF).contains(low) else {
+                            if (0xDC00...0xDFFF).contains(low) {
+                                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                            } else if options.replaceLoneSurrogates {
+                                scalar = 0xFFFD
+                                index = second  // the second escape is read on its own
+                            } else {
                                 throw fail("invalid surrogate pair in \\u escape", at: escape)
                             }
-                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        } else if options.replaceLoneSurrogates {
+                            scalar = 0xFFFD
                         } else {
                             throw fail("lone high surrogate in \\u escape", at: escape)
                         }
                     } else if (0xDC00...0xDFFF).contains(scalar) {
-                        throw fail("lone low surrogate in \\u escape", at: escape)
+                        guard options.replaceLoneSurrogates else { throw fail("lone low surrogate in \\u escape", at: escape) }
+                        scalar = 0xFFFD
                     }
                     bytes.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
                 default:

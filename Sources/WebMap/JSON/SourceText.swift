@@ -39,9 +39,24 @@ public final class SourceText: @unchecked Sendable {
     private static let positionsScannedBeforeIndexing = 4
     private let lock = NSLock()
 
+    /// A carriage return not followed by a line feed ends a line somewhere (old Mac OS line endings). LSP and
+    /// editors count `\r`, `\n` and `\r\n` as line breaks, and so do positions then; without one, lines are
+    /// found by the faster search for `\n` alone (`\r\n` ends its line at the `\n` either way).
+    private let hasLoneCarriageReturn: Bool
+
     public init(bytes: [UInt8]) {
         self.bytes = bytes
         contentStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        hasLoneCarriageReturn = bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            var offset = 0
+            while offset < buffer.count, let found = memchr(base + offset, 0x0D, buffer.count - offset) {
+                let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if at + 1 == buffer.count || buffer[at + 1] != 0x0A { return true }
+                offset = at + 1
+            }
+            return false
+        }
     }
 
     /// True when the bytes contain "{{" anywhere (a cheap test before looking for template placeholders).
@@ -61,6 +76,15 @@ public final class SourceText: @unchecked Sendable {
             // memchr from newline to newline: minified maps are one long line.
             guard let base = buffer.baseAddress else { return }
             var offset = contentStart
+            if hasLoneCarriageReturn {
+                while offset < buffer.count {
+                    let byte = buffer[offset]
+                    if byte == 0x0A || (byte == 0x0D && (offset + 1 == buffer.count || buffer[offset + 1] != 0x0A)) {
+                        starts.append(offset + 1)
+                    }
+                    offset += 1
+                }
+            }
             while offset < buffer.count, let found = memchr(base + offset, 0x0A, buffer.count - offset) {
                 let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
                 starts.append(at + 1)
@@ -98,7 +122,7 @@ public final class SourceText: @unchecked Sendable {
     public func position(ofOffset offset: Int) -> SourcePosition {
         let offset = min(max(offset, contentStart), bytes.count)
         lock.lock()
-        let scan = lineStarts == nil && positionsScanned < Self.positionsScannedBeforeIndexing
+        let scan = !hasLoneCarriageReturn && lineStarts == nil && positionsScanned < Self.positionsScannedBeforeIndexing
         if scan { positionsScanned += 1 }
         lock.unlock()
         if scan { return scannedPosition(ofOffset: offset) }

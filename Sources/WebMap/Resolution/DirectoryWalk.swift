@@ -13,6 +13,33 @@ public enum DirectoryWalk {
         case unreadableFolder(path: String)
         /// A folder nested deeper than the walk goes.
         case tooDeep(path: String)
+        /// An entry whose name is not UTF-8 (a Latin-1 `café.json` copied from an old system): `path` shows
+        /// each byte that is not part of valid UTF-8 as `\xNN`, `rawPath` is the path the system knows.
+        case undecodableName(path: String, rawPath: [UInt8], isFolder: Bool)
+    }
+
+    /// `bytes` (a file name) as text, every byte that is not part of valid UTF-8 written `\xNN`.
+    public static func escapedName(_ bytes: [UInt8]) -> String {
+        var out = ""
+        var index = 0
+        while index < bytes.count {
+            // The longest valid UTF-8 sequence starting here (1 to 4 bytes), else one escaped byte.
+            var decoded: String?
+            for length in 1...4 where index + length <= bytes.count {
+                if let text = String(validating: bytes[index..<(index + length)], as: UTF8.self), text.unicodeScalars.count == 1 {
+                    decoded = text
+                    index += length
+                    break
+                }
+            }
+            if let decoded {
+                out += decoded
+            } else {
+                out += "\\x" + String(bytes[index], radix: 16, uppercase: true).leftPadded(to: 2)
+                index += 1
+            }
+        }
+        return out
     }
 
     /// Visits every entry below `directory`, depth first (in no particular order: callers sort). Hidden
@@ -31,8 +58,21 @@ public enum DirectoryWalk {
         defer { closedir(handle) }
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         while let entry = readdir(handle) {
-            let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            let nameBytes: [UInt8] = withUnsafePointer(to: &entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { name in
+                    (0..<strlen(name)).map { UInt8(bitPattern: name[$0]) }
+                }
+            }
+            guard let name = String(validating: nameBytes, as: UTF8.self) else {
+                // `String(cString:)` would repair the name into one that names no file (which was then reported
+                // as unreadable): hand the caller the bytes.
+                if nameBytes.first == UInt8(ascii: ".") && !includeHidden(escapedName(nameBytes)) { continue }
+                let rawPath = Array(prefix.utf8) + nameBytes
+                var info = stat()
+                let cPath = (rawPath + [0]).map { CChar(bitPattern: $0) }
+                let isFolder = stat(cPath, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+                visit(.undecodableName(path: prefix + escapedName(nameBytes), rawPath: rawPath, isFolder: isFolder))
+                continue
             }
             if name == "." || name == ".." || (name.hasPrefix(".") && !includeHidden(name)) { continue }
             let path = prefix + name
@@ -73,5 +113,11 @@ public enum DirectoryWalk {
                 }
             }
         }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -27,14 +27,19 @@ public final class LiveMetadataFetcher: @unchecked Sendable {
     }
 
     public let token: String?
+    /// The time all GETs of this fetcher have together (`--timeout`), counted from its creation: a server that
+    /// accepts connections and never answers costs the run this much, not this much per layer.
     public let timeout: TimeInterval
+    /// When `timeout` runs out.
+    public let deadline: Date
     private let get: Get
     private var cache: [String: Result<JSONNode, DocumentError>] = [:]
     private let lock = NSLock()
 
-    public init(token: String? = nil, timeout: TimeInterval = 30, get: @escaping Get) {
+    public init(token: String? = nil, timeout: TimeInterval = 60, get: @escaping Get) {
         self.token = token
         self.timeout = timeout
+        self.deadline = Date().addingTimeInterval(timeout)
         self.get = get
     }
 
@@ -63,6 +68,14 @@ public final class LiveMetadataFetcher: @unchecked Sendable {
 
     private var rawTexts: [String: String] = [:]
 
+    /// "60 s", "1.5 s", "200 ms".
+    static func describe(_ seconds: TimeInterval) -> String {
+        let milliseconds = Int((seconds * 1000).rounded())
+        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
+        if milliseconds < 1000 { return "\(milliseconds) ms" }
+        return "\(Double(milliseconds) / 1000) s"
+    }
+
     private func fetchUncached(_ url: String) -> Result<JSONNode, DocumentError> {
         guard var components = URLComponents(string: url) else {
             return .failure(DocumentError(path: url, message: "not a valid URL"))
@@ -72,8 +85,15 @@ public final class LiveMetadataFetcher: @unchecked Sendable {
         if let token { items.append(URLQueryItem(name: "token", value: token)) }
         components.queryItems = items
         guard let requestURL = components.url else { return .failure(DocumentError(path: url, message: "not a valid URL")) }
+        let remaining = deadline.timeIntervalSinceNow
+        guard remaining > 0.001 else {
+            return .failure(DocumentError(path: url, message: """
+                not fetched: the \(Self.describe(timeout)) that --timeout gives all requests of the run were used up \
+                before it (raise it with --timeout)
+                """))
+        }
         let reply: Reply
-        switch get(requestURL.absoluteString, timeout) {
+        switch get(requestURL.absoluteString, remaining) {
         case .success(let answer): reply = answer
         case .failure(let failure): return .failure(DocumentError(path: url, message: "request failed: \(failure.reason)"))
         }

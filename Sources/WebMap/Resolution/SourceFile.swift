@@ -44,6 +44,23 @@ public enum SourceFile {
         return (path, SourceText(bytes: bytes))
     }
 
+    /// Reads the file at `rawPath`, a path that is not UTF-8 (a name from an older system), which a Swift
+    /// `String` cannot hold; `path` is how errors name it.
+    public static func read(rawPath: [UInt8], path: String) throws(DocumentError) -> SourceText {
+        let fd = open((rawPath + [0]).map { CChar(bitPattern: $0) }, O_RDONLY)
+        guard fd >= 0 else { throw DocumentError(path: path, message: "cannot be read (\(String(cString: strerror(errno))))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw DocumentError(path: path, message: "is not a regular file") }
+        if Int(info.st_size) > maximumBytes {
+            throw DocumentError(path: path, message: "is larger than \(maximumBytes >> 30) GiB: too large for a web map or service JSON")
+        }
+        guard let bytes = readBytes(fd, size: Int(info.st_size)), bytes.count <= maximumBytes else {
+            throw DocumentError(path: path, message: "cannot be read (check its permissions)")
+        }
+        return SourceText(bytes: bytes)
+    }
+
     /// Reads a whole file straight into one byte array (no intermediate `Data` copy: maps can be hundreds
     /// of megabytes).
     private static func readBytes(_ fd: Int32, size: Int) -> [UInt8]? {
