@@ -42,7 +42,7 @@ import WebMap
         let queried = try #require(try await Self.tree(core, 1))
         #expect(first.attributes["OBJECTID"] == .int(1))
         #expect(first.attributes["GlobalID"]?.string == Self.globalId(queried))
-        #expect(first.attributes.names.count == 18, "every field (Irrigated came with the form): \(first.attributes.names)")
+        #expect(first.attributes.names.count == 18, "every field: \(first.attributes.names)")  // 18 since the Trees form's Irrigated field
         #expect(first.attributes["Condition"] == queried.attributes["Condition"])
         // Web Mercator (the layer's), as the query answers it.
         #expect(first.geometry == queried.geometry)

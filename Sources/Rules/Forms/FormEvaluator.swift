@@ -148,9 +148,11 @@ private struct Run {
                     required = constraint(name, element, default: false)
                 }
             }
+            let value = values[element.fieldName] ?? .null
             states.append(FormElementState(fieldName: element.fieldName, label: element.label, isVisible: visible,
                                            isEditable: editable, isRequired: required, isCalculated: calculated[index],
-                                           value: values[element.fieldName] ?? .null))
+                                           value: value,
+                                           validationErrors: visible ? FormValidation.errors(of: value, in: element, required: required) : []))
         }
         let nullable = Set(elements.compactMap { $0.field?.nullable == true ? $0.field!.name : nil })
         return FormState(elements: states, values: values, visibility: visibility, problems: problems, isCycle: isCycle,

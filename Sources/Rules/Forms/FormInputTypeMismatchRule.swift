@@ -18,8 +18,8 @@ public enum FormInputTypeMismatchRule: MapRule {
         triggeringExamples: [
             .document(FormExamples.map(elements: #"{"type": "field", "fieldName": "Address", "inputType": {"type": "combo-box"}}"#),
                       services: FormExamples.snapshot),
-            .document(FormExamples.map(elements: #"{"type": "field", "fieldName": "Condition", "inputType": {"type": "switch", "onValue": "Good", "offValue": "Poor"}}"#,
-                                       expressions: ""), services: Examples.snapshot([Examples.treesURL: Examples.treesLayer(extraFields: """
+            .document(FormExamples.map(elements: #"{"type": "field", "fieldName": "Status", "inputType": {"type": "switch", "onValue": "A", "offValue": "B"}}"#),
+                      services: Examples.snapshot([Examples.treesURL: Examples.treesLayer(extraFields: """
                 {"name": "Status", "type": "esriFieldTypeString", "alias": "Status", "length": 1,
                        "domain": {"type": "codedValue", "name": "Status", "codedValues": [{"name": "A", "code": "A"}, {"name": "B", "code": "B"}, {"name": "C", "code": "C"}]}}
                 """)])),

@@ -11,6 +11,10 @@ public struct FormElementState: Sendable, Equatable {
     public var isCalculated: Bool
     /// The current value (after calculation).
     public var value: JSON
+    /// What is wrong with the value as the form stands (forms.md, "Runtime"): `runtime/form-required` (required
+    /// and empty), `runtime/form-length` (text shorter than the input's `minLength` or longer than its
+    /// `maxLength`), `runtime/form-domain` (outside the element's own domain). Hidden elements have none.
+    public var validationErrors: [FormProblem] = []
 }
 
 /// A problem met while evaluating a form: an expression that fails, names nothing, or calculations that never
@@ -62,10 +66,9 @@ public struct FormState: Sendable {
 
     /// Required elements without a value (null or empty text): what `runtime/form-required` refuses.
     public var missingRequired: [FormElementState] {
-        elements.filter { state in
-            guard state.isRequired else { return false }
-            let value = values[state.fieldName] ?? .null
-            return value.isNull || value.string?.isEmpty == true
-        }
+        elements.filter { $0.validationErrors.contains { $0.id == FormValidation.required } }
     }
+
+    /// Every element's validation errors, in form order: what `finish()` refuses with, all at once.
+    public var validationErrors: [FormProblem] { elements.flatMap(\.validationErrors) }
 }

@@ -162,3 +162,25 @@ import WebMap
         #expect(layer.form?.form.allElements.contains { $0.kind == .attachment } == true)
     }
 }
+
+/// The value checks of a form (forms.md, "Runtime"): required, length, the element's own domain.
+@Suite struct FormValidationTests {
+    @Test func requiredLengthAndTheElementsOwnDomainAreCheckedOnVisibleElements() throws {
+        let evaluator = try FormEvaluatorTests.evaluator(
+            elements: """
+                {"type": "field", "fieldName": "Address", "inputType": {"type": "text-box", "minLength": 5, "maxLength": 8}, "requiredExpression": "expr/system/true"},
+                {"type": "field", "fieldName": "Condition", "domain": {"type": "codedValue", "name": "Short", "codedValues": [{"name": "Good", "code": "Good"}]}},
+                {"type": "field", "fieldName": "Height", "domain": {"type": "range", "name": "H", "range": [0, 100]}},
+                {"type": "field", "fieldName": "Width", "visibilityExpression": "expr/system/false", "requiredExpression": "expr/system/true"}
+                """,
+            expressions: "", extraFields: #"{"name": "Height", "type": "esriFieldTypeDouble"}, {"name": "Width", "type": "esriFieldTypeDouble"}"#)
+        let empty = evaluator.evaluate(values: [:], editType: .insert)
+        #expect(empty.validationErrors.map(\.id) == [FormValidation.required])
+        #expect(empty.missingRequired.map(\.fieldName) == ["Address"])
+        let bad = evaluator.evaluate(values: ["Address": .string("12 Oak Street"), "Condition": .string("Poor"), "Height": .int(120)], editType: .insert)
+        #expect(bad.validationErrors.map(\.id) == [FormValidation.length, FormValidation.domain, FormValidation.domain])
+        #expect(bad.validationErrors.map(\.fieldName) == ["Address", "Condition", "Height"])
+        let good = evaluator.evaluate(values: ["Address": .string("12 Oak"), "Condition": .string("Good"), "Height": .double(99.5)], editType: .insert)
+        #expect(good.validationErrors.isEmpty, "\(good.validationErrors)")
+    }
+}
