@@ -24,12 +24,13 @@ public enum FixApplier {
     }
 
     /// The patches of fixes taken together in one pass, as one patch whose operations apply in sequence. Each
-    /// fix's patch stands alone against the same text, so removals are put last, deepest and highest array
-    /// index first: then no operation moves the target of another (replacements and additions of object
-    /// members never move anything).
+    /// fix's patch stands alone against the same text, so the fixes go from the last place in the document to
+    /// the first (deepest and highest array index first), each fix's operations together: then no fix moves
+    /// the target of another.
     public static func sequentialPatch(_ fixes: [Fix]) -> [PatchOperation] {
-        let operations = fixes.flatMap(\.patch)
-        let removals = operations.filter { $0.op == .remove }
+        // Each fix's operations stay together and in their order (a fix may remove an element and add others in
+        // its place: form/nested-group); fixes go from the last place in the document to the first, so that no
+        // fix moves the array indexes another one names. The same removal twice is kept once.
         func tokens(_ path: String) -> [String] { path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init) }
         func later(_ a: [String], _ b: [String]) -> Bool {
             for (x, y) in zip(a, b) where x != y {
@@ -39,8 +40,17 @@ public enum FixApplier {
             return a.count > b.count
         }
         var seen = Set<String>()
-        let orderedRemovals = removals.filter { seen.insert($0.path).inserted }.sorted { later(tokens($0.path), tokens($1.path)) }
-        return operations.filter { $0.op != .remove } + orderedRemovals
+        let units = fixes.map(\.patch).filter { !$0.isEmpty }.filter { unit in
+            guard unit.count == 1, unit[0].op == .remove else { return true }
+            return seen.insert(unit[0].path).inserted
+        }
+        let ordered = units.enumerated().sorted { a, b in
+            let (x, y) = (tokens(a.element[0].path), tokens(b.element[0].path))
+            if later(x, y) { return true }
+            if later(y, x) { return false }
+            return a.offset < b.offset
+        }
+        return ordered.flatMap(\.element)
     }
 
     /// Two ranges overlap, or are both insertions (or an insertion and a range) at the same place.
