@@ -5,6 +5,8 @@
 #       in the function catalogue); target < 50 ms
 #   (b) evaluations per second of `$feature.Status == 'Damaged' && !IsEmpty($feature.Inspector)`; target >= 1,000,000/s
 #   (c) a 20-expression form re-evaluated in full on one feature; target < 1 ms
+#   (d) hostile inputs, each alone (1 MB of '(', loops, recursion, 10 MB texts through the text functions):
+#       a result or a clear error; target < 1 s each
 # Each figure is the best of BENCH_RUNS runs (default 5).
 #
 #   Benchmarks/arcade-throughput.sh            # build release, measure, print
@@ -38,7 +40,8 @@ echo "$output"
 parse_ms="$(sed -n 's/^parse+check: .* in \([0-9.]*\) ms.*/\1/p' <<<"$output")"
 rate="$(sed -n 's/^constraint: \([0-9]*\) evaluations.*/\1/p' <<<"$output")"
 form_us="$(sed -n 's/^form: 20 expressions re-evaluated in \([0-9.]*\) µs.*/\1/p' <<<"$output")"
-[[ -n "$parse_ms" && -n "$rate" && -n "$form_us" ]] || { echo "arcade-throughput.sh: unexpected output" >&2; exit 2; }
+hostile_s="$(sed -n 's/^hostile: slowest \([0-9.]*\) s.*/\1/p' <<<"$output")"
+[[ -n "$parse_ms" && -n "$rate" && -n "$form_us" && -n "$hostile_s" ]] || { echo "arcade-throughput.sh: unexpected output" >&2; exit 2; }
 
 missed=0
 check() { # name, met (0/1), figure, target
@@ -47,5 +50,6 @@ check() { # name, met (0/1), figure, target
 check "parse + check 1 MB" "$(awk -v v="$parse_ms" 'BEGIN { print (v < 50) ? 1 : 0 }')" "$parse_ms ms" "< 50 ms"
 check "constraint evaluations" "$(awk -v v="$rate" 'BEGIN { print (v >= 1000000) ? 1 : 0 }')" "$rate/s" ">= 1,000,000/s"
 check "20-element form" "$(awk -v v="$form_us" 'BEGIN { print (v < 1000) ? 1 : 0 }')" "$form_us µs" "< 1 ms"
+check "slowest hostile input" "$(awk -v v="$hostile_s" 'BEGIN { print (v < 1) ? 1 : 0 }')" "$hostile_s s" "< 1 s"
 (( strict && missed )) && exit 1
 exit 0
