@@ -72,18 +72,21 @@ public struct ArcadeAnalysis {
         // Names may be declared after their use (functions are hoisted): settle what depends on them at the end.
         let declared = walker.declared
         var analysis = walker.analysis
+        let expected = walker.expected, layerNames = walker.layerNames, relationshipNames = walker.relationshipNames
+        // The walker let go of its arrays, so the changes below happen in place (not on copies).
+        walker = Walker()
         if !declared.isEmpty {
             analysis.calls = analysis.calls.map { call in
                 Call(name: call.name, nameRange: call.nameRange, range: call.range, argumentCount: call.argumentCount,
                      isDeclaredInExpression: declared.contains(call.name.lowercased()))
             }
         }
-        if !walker.expected.isEmpty && !declared.contains("expects") {
-            analysis.fieldReads += walker.expected
+        if !expected.isEmpty && !declared.contains("expects") {
+            analysis.fieldReads += expected
             analysis.fieldReads.sort { $0.range.start < $1.range.start }
         }
-        if !declared.contains("featuresetbyname") { analysis.layerNames = walker.layerNames }
-        if !declared.contains("featuresetbyrelationshipname") { analysis.relationshipNames = walker.relationshipNames }
+        if !declared.contains("featuresetbyname") { analysis.layerNames = layerNames }
+        if !declared.contains("featuresetbyrelationshipname") { analysis.relationshipNames = relationshipNames }
         self = analysis
     }
 
