@@ -196,6 +196,20 @@ public struct ExtentResult: Sendable, Codable, Equatable {
     }
     public var extent: ExtentJSON
     public var count: Int
+
+    /// The `f=geojson` answer ArcGIS gives to `returnExtentOnly=true`: an empty feature collection whose
+    /// `bbox` is `[xmin, ymin, xmax, ymax]` (RFC 7946 §5), with the count. GDAL's ESRIJSON reader asks for exactly
+    /// this to learn a layer's extent, and reads every page when no `bbox` comes back. No matching rows: no
+    /// `bbox`, as there is no extent to give.
+    public func geoJSON() -> JSON {
+        var members: [(String, JSON)] = [("type", .string("FeatureCollection"))]
+        if let xmin = extent.xmin, let ymin = extent.ymin, let xmax = extent.xmax, let ymax = extent.ymax {
+            members.append(("bbox", .array([.double(xmin), .double(ymin), .double(xmax), .double(ymax)])))
+        }
+        members.append(("count", .int(count)))
+        members.append(("features", .array([])))
+        return .object(members)
+    }
 }
 
 /// `returnCountOnly`.

@@ -72,8 +72,30 @@ extension SyncTask {
     /// Registers a copy of a pre-planned geodatabase as a new replica of the service (before its first sync):
     /// the service answers a new replica id at the copy's generation, so the first sync brings exactly what
     /// changed since the copy's data was made.
-    public func register(copy geodatabase: OfflineGeodatabase) async throws -> OfflineReplicaState {
+    ///
+    /// A file knows its replica and where it was when it got it (`registeredPath`). The file at that path,
+    /// still registered, already is a replica: registering it again would leave the old replica on the service
+    /// for good, so it is refused unless `force`, which unregisters the old replica first (one that the service
+    /// no longer knows is taken as already gone). A copy found at another path gets a replica of its own and
+    /// leaves the original's alone.
+    public func register(copy geodatabase: OfflineGeodatabase, force: Bool = false) async throws -> OfflineReplicaState {
         var state = try await geodatabase.state()
+        let here = OfflineReplicaState.canonicalPath(geodatabase.path)
+        if state.isRegistered && state.registeredPath == here {
+            guard force else {
+                throw RuntimeError(RuntimeError.Identifier.offlineGeodatabase,
+                                   "'\(geodatabase.path)' is still registered as replica \(state.replicaID) of \(state.serviceURL): registering it again would leave that replica behind on the service (nothing was registered). Sync it with `maprules offline sync`, or pass --force to unregister \(state.replicaID) first and register a new replica.")
+            }
+            do { try await service.unRegisterReplica(id: state.replicaID) } catch {
+                // Unregistered already (from another client, or by an administrator): nothing to remove.
+                guard Self.isReplicaNotFound(error) else {
+                    throw RuntimeError.wrapping(error, operation: "Unregistering replica \(state.replicaID) from \(service.url) before registering '\(geodatabase.path)' again (nothing was registered)")
+                }
+            }
+            state.isRegistered = false
+            try await geodatabase.core.saveOfflineState(state)
+            await geodatabase.featureService.makeReadOnly("the geodatabase '\(geodatabase.path)' was unregistered from its service: it is read-only.")
+        }
         var request = ReplicaRequest(replicaName: Self.replicaName(for: geodatabase.path), layers: state.layers, returnAttachments: false,
                                      syncModel: state.syncModel, syncDirection: state.syncDirection, dataFormat: .json, gdbVersion: state.gdbVersion)
         request.registerAtGeneration = state.serverGen
@@ -84,6 +106,7 @@ extension SyncTask {
         state.replicaID = package.replicaID
         state.replicaName = package.replicaName
         state.isRegistered = true
+        state.registeredPath = here
         state.lastSyncDate = nil
         try await geodatabase.core.saveOfflineState(state)
         await geodatabase.featureService.makeReadOnly(nil)
@@ -97,6 +120,15 @@ extension SyncTask {
         state.isRegistered = false
         try await geodatabase.core.saveOfflineState(state)
         await geodatabase.featureService.makeReadOnly("the geodatabase '\(geodatabase.path)' was unregistered from its service: it is read-only.")
+    }
+
+    /// Whether `error` is the service's "Replica not found." (unknown, or unregistered already), as the
+    /// in-process service throws it or as the HTTP client reports it.
+    static func isReplicaNotFound(_ error: any Error) -> Bool {
+        let notFound = ServiceError.replicaNotFound("")
+        if let error = error as? ServiceError { return error.code == notFound.code && error.message == notFound.message }
+        if let error = error as? RuntimeError { return error.serviceCode == notFound.code && error.message.contains(notFound.message) }
+        return false
     }
 
     /// Removes a replica from the service by its id.

@@ -79,7 +79,8 @@ public struct SyncTask: Sendable {
                         OfflineReplicaState(serviceURL: url, serviceName: description.name, replicaID: package.replicaID, replicaName: package.replicaName,
                                             syncModel: package.syncModel, syncDirection: package.syncDirection, gdbVersion: package.gdbVersion,
                                             layers: package.layers.map(\.id), serverGen: package.serverGen, layerServerGens: package.layerServerGens,
-                                            syncedThrough: moment, createdDate: moment, user: user)
+                                            syncedThrough: moment, createdDate: moment, user: user,
+                                            registeredPath: OfflineReplicaState.canonicalPath(path))
                     },
                     progress: { progress(0.5 + 0.45 * $0) })
                 try Task.checkCancellation()

@@ -19,6 +19,16 @@ public enum ArcGISResponse {
             default: self = .json
             }
         }
+
+        /// The format of a query answer (`query`, `queryRelatedRecords`, `<layer>/<oid>`). `f=pbf`, Esri's
+        /// protocol buffer feature collection, is refused with a 400 rather than answered in JSON a pbf decoder
+        /// cannot read; the layers do not list it in `supportedQueryFormats`.
+        static func query(_ arguments: RequestArguments) throws -> Format {
+            if let requested = arguments.string("f"), requested.lowercased() == "pbf" {
+                throw ServiceError.invalidQuery("f=pbf is not supported: this server answers queries as f=json, pjson or geojson (supportedQueryFormats).")
+            }
+            return Format(arguments)
+        }
     }
 
     /// Encodes any `Encodable` answer of the core, keeping member order (attributes in field order).

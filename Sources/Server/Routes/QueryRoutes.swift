@@ -18,6 +18,7 @@ struct QueryRoutes {
 
     /// `<layer>/<oid>`: one feature, `{"feature": {"attributes", "geometry"}}`.
     @Sendable func feature(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
+        _ = try ArcGISResponse.Format.query(context.arguments)
         let layerId = try context.integer("layer")
         let objectId = Int64(try context.integer("oid"))
         let answer = try await core.query(service: try context.serviceName(), layer: layerId,
@@ -31,7 +32,7 @@ struct QueryRoutes {
 
     @Sendable func query(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
         if HTMLNegotiation.wantsHTML(request, context.arguments) { return try await DirectoryPages(core: core).query(request, context) }
-        let format = ArcGISResponse.Format(context.arguments)
+        let format = try ArcGISResponse.Format.query(context.arguments)
         var parameters = try QueryParameters(arguments: context.arguments)
         if format == .geojson && parameters.outSR == nil { parameters.outSR = .wgs84 }
         if format == .json {
@@ -44,10 +45,14 @@ struct QueryRoutes {
         if format == .geojson, let set = answer.featureSet {
             return ArcGISResponse.document(set.geoJSON(), context: context, contentType: "application/geo+json; charset=utf-8")
         }
+        if format == .geojson, case .extent(let extent) = answer {
+            return ArcGISResponse.document(extent.geoJSON(), context: context, contentType: "application/geo+json; charset=utf-8")
+        }
         return try ArcGISResponse.json(answer, context: context)
     }
 
     @Sendable func queryRelatedRecords(_ request: Request, _ context: MapRulesRequestContext) async throws -> Response {
+        _ = try ArcGISResponse.Format.query(context.arguments)
         let parameters = try RelatedRecordsParameters(arguments: context.arguments)
         let answer = try await core.queryRelatedRecords(service: try context.serviceName(), layer: try context.integer("layer"),
                                                         parameters, as: context.caller)

@@ -29,6 +29,9 @@ extension ServiceCore {
         root.set("hasVersionedData", .bool(service.isBranchVersioned))
         root.set("maxRecordCount", .int(service.maxRecordCount))
         root.set("supportsApplyEditsWithGlobalIds", .bool(true))
+        // The formats the query routes answer, whatever the stored metadata claims (samples list PBF, which is
+        // not served: f=pbf is a 400).
+        root.set("supportedQueryFormats", ServiceCore.supportedQueryFormats)
         // createReplica takes only layers that list Sync (and have a global id).
         let syncs = service.layers.contains { $0.metadata.capabilities.contains("Sync") && $0.globalIdField != nil }
         root.set("syncEnabled", .bool(syncs))
@@ -65,7 +68,7 @@ extension ServiceCore {
         }
         advanced.set("supportsDistinct", .bool(false))
         json.set("advancedQueryCapabilities", advanced)
-        json.set("supportedQueryFormats", .string("JSON, geoJSON"))
+        json.set("supportedQueryFormats", ServiceCore.supportedQueryFormats)
         json.set("isDataVersioned", .bool(service.isBranchVersioned))
         json.set("isDataBranchVersioned", .bool(service.isBranchVersioned))
         json.set("maxRecordCount", .int(layer.maxRecordCount))
@@ -74,6 +77,10 @@ extension ServiceCore {
         if json["currentVersion"] == nil { json.set("currentVersion", .double(11.1)) }
         return json
     }
+
+    /// What `supportedQueryFormats` says on the root and on every layer: the `f` values a query answers in
+    /// (`pjson` being JSON indented). No `PBF`: Esri's protocol buffer format is not served.
+    static let supportedQueryFormats: JSON = .string("JSON, geoJSON")
 
     /// `<service>/FeatureServer/layers`: every layer and table.
     public func allLayersInfo(service name: String, as caller: Caller) throws -> JSON {

@@ -39,11 +39,16 @@ public struct OfflineReplicaState: Sendable, Codable, Equatable {
     public var isRegistered: Bool
     /// The id of the last upload sent (a retry after a lost answer sends the same id).
     public var pendingUploadID: String?
+    /// Where the file was (absolute, symbolic links resolved) when `generate` or `register` gave it its replica.
+    /// A file elsewhere that says it is registered is a copy of that one: `register` gives it a replica of its own.
+    /// The file at this path that is still registered is refused a second replica (unless forced). Nil in files
+    /// written before this was recorded, and in geodatabases the service packaged (`dataFormat=sqlite`).
+    public var registeredPath: String?
 
     public init(serviceURL: String, serviceName: String, replicaID: String, replicaName: String, syncModel: SyncModel, syncDirection: SyncDirection,
                 gdbVersion: String?, layers: [Int], serverGen: Int64, layerServerGens: [LayerServerGen]?, syncedThrough: Int64,
                 downloadMoments: [Int64] = [], createdDate: Int64, lastSyncDate: Int64? = nil, user: String?, isRegistered: Bool = true,
-                pendingUploadID: String? = nil) {
+                pendingUploadID: String? = nil, registeredPath: String? = nil) {
         self.serviceURL = serviceURL
         self.serviceName = serviceName
         self.replicaID = replicaID
@@ -61,6 +66,13 @@ public struct OfflineReplicaState: Sendable, Codable, Equatable {
         self.user = user
         self.isRegistered = isRegistered
         self.pendingUploadID = pendingUploadID
+        self.registeredPath = registeredPath
+    }
+
+    /// `path` as `registeredPath` records it: absolute (relative to the working directory), `.` and `..` removed,
+    /// symbolic links resolved, so the same file named two ways compares equal.
+    public static func canonicalPath(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 }
 

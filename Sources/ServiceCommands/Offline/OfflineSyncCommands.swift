@@ -180,21 +180,31 @@ private func report(_ counts: SyncResult.Counts, verb: String, file: String, opt
 struct OfflineRegisterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "register",
-        abstract: "Register a copy of a pre-planned geodatabase as a new replica (before its first sync)."
+        abstract: "Register a copy of a pre-planned geodatabase as a new replica (before its first sync).",
+        discussion: """
+            A file that is still registered (it got its replica here, from generate or register) is refused: \
+            registering it again would leave its replica behind on the service. --force unregisters that replica \
+            first. A copy of a registered file, found at another path, gets a replica of its own.
+
+            Example: cp planned.geodatabase crew3.geodatabase && maprules offline register crew3.geodatabase --user editor01
+            """
     )
 
     @Argument(help: "The geodatabase file (a copy).")
     var file: String
 
+    @Flag(help: "Register a file that is still registered: unregister its replica from the service first.")
+    var force = false
+
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var outputOptions: OfflineOutputOptions
 
     func run() async throws {
-        let (file, connection, options) = (file, connection, outputOptions)
+        let (file, connection, options, force) = (file, connection, outputOptions, force)
         try await OfflineRun.run("Registering \(file)") {
             let state = try await withGeodatabase(file) { geodatabase in
                 let url = try await geodatabase.state().serviceURL
-                return try await connection.withService(url) { try await SyncTask(service: $0).register(copy: geodatabase) }
+                return try await connection.withService(url) { try await SyncTask(service: $0).register(copy: geodatabase, force: force) }
             }
             switch options.format {
             case .json: printJSON(.object([("replicaID", .string(state.replicaID)), ("file", .string(file)), ("serverGen", .int(Int(state.serverGen)))]))
