@@ -339,7 +339,7 @@ struct QueryPlan {
         var terms = filters(compiler)
         if let g = queryGeometry, parameters.spatialRelation != .envelopeIntersects {
             // Exact predicate in Swift over the envelope candidates, then the ids bound back into the SQL.
-            let candidates = QueryCompiler.visibleRows(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged)
+            let candidates = QueryCompiler.visibleRows(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged, objectIds: parameters.objectIds)
             var matches: [Int64] = []
             try db.forEach("SELECT r.objectId, r.geometry \(candidates)\(terms)") { row in
                 guard let text = row.string(1), let geometry = try RowStore.decodeGeometry(text) else { return true }
@@ -351,7 +351,7 @@ struct QueryPlan {
             }
             terms.append(literal: matches.isEmpty ? " AND 1 = 0" : " AND r.objectId IN \(matches)")
         }
-        let source: StoreSQL = "\(QueryCompiler.visibleRows(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged))\(terms)"
+        let source: StoreSQL = "\(QueryCompiler.visibleRows(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged, objectIds: parameters.objectIds))\(terms)"
         let order = compiler.orderBy(orderTerms)
 
         // DEFAULT with no filter at all: the head index alone answers counts and chooses pages.
@@ -397,7 +397,7 @@ struct QueryPlan {
             // A version in object id order: DEFAULT's rows the version does not override and the version's own
             // rows, each arm in head index order (order by the head's object id, not the row's, or SQLite sorts),
             // merged by SQLite.
-            let arms = QueryCompiler.versionArms(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged)
+            let arms = QueryCompiler.versionArms(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged, objectIds: parameters.objectIds)
             page = """
                 \(select), h0.objectId AS oid \(arms.fromDefault)\(terms) UNION ALL \
                 \(select), hv2.objectId AS oid \(arms.fromVersion)\(terms) ORDER BY oid LIMIT \(raw: String(limit + 1)) OFFSET \(offset)

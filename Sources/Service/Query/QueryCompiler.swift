@@ -150,10 +150,23 @@ struct QueryCompiler {
 
     // MARK: Visible rows
 
-    /// `FROM ... WHERE ...` selecting the live (not deleted) rows of the layer visible in `view`, aliased `r`.
-    static func visibleRows(layerKey: Int64, view: VersionView, defaultUnchangedSinceAncestor: Bool) -> StoreSQL {
+    /// `AND <alias>.objectId IN (...)` on a head entry when the query names at most `headIdsLimit` object ids, else
+    /// nothing. Bound on the head (whose primary key is layer, branch, object id), not only on the row it points to,
+    /// so that a read by ids seeks the head index once per id instead of walking the layer's entries. Longer lists
+    /// (up to the 30,000 a query takes) are filtered on the rows only: bound once per arm here as well, they would
+    /// pass SQLite's limit of bound values, and they read a good part of the layer anyway.
+    static func headIds(_ alias: String, _ objectIds: [Int64]?) -> StoreSQL {
+        guard let objectIds, !objectIds.isEmpty, objectIds.count <= headIdsLimit else { return "" }
+        return "AND \(raw: alias).objectId IN \(objectIds) "
+    }
+
+    static let headIdsLimit = 2_000
+
+    /// `FROM ... WHERE ...` selecting the live (not deleted) rows of the layer visible in `view`, aliased `r`;
+    /// with `objectIds`, only those (the caller still filters `r.objectId` as for any query).
+    static func visibleRows(layerKey: Int64, view: VersionView, defaultUnchangedSinceAncestor: Bool, objectIds: [Int64]? = nil) -> StoreSQL {
         if view.branch == 0 {
-            return "FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = \(layerKey) AND h.branch = 0 AND h.isDelete = 0"
+            return "FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = \(layerKey) AND h.branch = 0 \(headIds("h", objectIds))AND h.isDelete = 0"
         }
         let fromDefault: StoreSQL = defaultUnchangedSinceAncestor
             ? "h0.rowId"
@@ -162,9 +175,9 @@ struct QueryCompiler {
               AND fr.moment <= \(view.ancestorMoment) ORDER BY fr.moment DESC LIMIT 1)
               """
         return """
-            FROM (SELECT rowId AS id FROM head WHERE layerKey = \(layerKey) AND branch = \(view.branch) AND moment > \(view.baseMoment) \
+            FROM (SELECT rowId AS id FROM head WHERE layerKey = \(layerKey) AND branch = \(view.branch) \(headIds("head", objectIds))AND moment > \(view.baseMoment) \
             UNION ALL \
-            SELECT \(fromDefault) AS id FROM head h0 WHERE h0.layerKey = \(layerKey) AND h0.branch = 0 \
+            SELECT \(fromDefault) AS id FROM head h0 WHERE h0.layerKey = \(layerKey) AND h0.branch = 0 \(headIds("h0", objectIds))\
             AND NOT EXISTS (SELECT 1 FROM head hv WHERE hv.layerKey = \(layerKey) AND hv.branch = \(view.branch) \
             AND hv.objectId = h0.objectId AND hv.moment > \(view.baseMoment))) v \
             JOIN featureRow r ON r.id = v.id WHERE r.isDelete = 0
@@ -174,21 +187,22 @@ struct QueryCompiler {
     /// The two arms of a version's visible rows, each `FROM ... WHERE ...` over a row aliased `r` and
     /// deliverable in object id order by an index: DEFAULT's rows at the ancestor moment that the version
     /// does not override, and the version's own live rows.
-    static func versionArms(layerKey: Int64, view: VersionView, defaultUnchangedSinceAncestor: Bool) -> (fromDefault: StoreSQL, fromVersion: StoreSQL) {
+    static func versionArms(layerKey: Int64, view: VersionView, defaultUnchangedSinceAncestor: Bool,
+                            objectIds: [Int64]? = nil) -> (fromDefault: StoreSQL, fromVersion: StoreSQL) {
         let notOverridden: StoreSQL = """
             NOT EXISTS (SELECT 1 FROM head hv WHERE hv.layerKey = \(layerKey) AND hv.branch = \(view.branch) \
             AND hv.objectId = h0.objectId AND hv.moment > \(view.baseMoment))
             """
         let fromDefault: StoreSQL = defaultUnchangedSinceAncestor
-            ? "FROM head h0 JOIN featureRow r ON r.id = h0.rowId WHERE h0.layerKey = \(layerKey) AND h0.branch = 0 AND h0.isDelete = 0 AND \(notOverridden)"
+            ? "FROM head h0 JOIN featureRow r ON r.id = h0.rowId WHERE h0.layerKey = \(layerKey) AND h0.branch = 0 \(headIds("h0", objectIds))AND h0.isDelete = 0 AND \(notOverridden)"
             : """
               FROM head h0 JOIN featureRow r ON r.id = (SELECT fr.id FROM featureRow fr WHERE fr.layerKey = \(layerKey) AND fr.branch = 0 \
               AND fr.objectId = h0.objectId AND fr.moment <= \(view.ancestorMoment) ORDER BY fr.moment DESC LIMIT 1) \
-              WHERE h0.layerKey = \(layerKey) AND h0.branch = 0 AND r.isDelete = 0 AND \(notOverridden)
+              WHERE h0.layerKey = \(layerKey) AND h0.branch = 0 \(headIds("h0", objectIds))AND r.isDelete = 0 AND \(notOverridden)
               """
         let fromVersion: StoreSQL = """
             FROM head hv2 JOIN featureRow r ON r.id = hv2.rowId WHERE hv2.layerKey = \(layerKey) AND hv2.branch = \(view.branch) \
-            AND hv2.moment > \(view.baseMoment) AND r.isDelete = 0
+            \(headIds("hv2", objectIds))AND hv2.moment > \(view.baseMoment) AND r.isDelete = 0
             """
         return (fromDefault, fromVersion)
     }
