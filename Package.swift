@@ -172,13 +172,15 @@ let package = Package(
         .executableTarget(name: "RuntimeBench", dependencies: ["Runtime", "LocalFeatureService", "FeatureServiceModel", "Service", "WebMap"]),
         // libFuzzer harness over parse + lint (Benchmarks/fuzz.sh builds it with -sanitize=fuzzer -D FUZZING);
         // the plain build is a driver that replays inputs: `swift run FuzzLint FILE...`.
-        .executableTarget(name: "FuzzLint", dependencies: ["WebMap", "Rules"]),
+        // The libFuzzer driver and the replay driver every harness below shares.
+        .target(name: "FuzzSupport"),
+        .executableTarget(name: "FuzzLint", dependencies: ["WebMap", "Rules", "FuzzSupport"]),
         // libFuzzer harness over Arcade's parser, analysis and evaluator (Benchmarks/fuzz-arcade.sh, same two builds).
-        .executableTarget(name: "FuzzArcade", dependencies: ["Arcade"]),
+        .executableTarget(name: "FuzzArcade", dependencies: ["Arcade", "FuzzSupport"]),
         // libFuzzer harnesses over the JSON Schema `pattern` engine and the configuration glob matcher
         // (Benchmarks/fuzz-engines.sh regex|glob, same two builds).
-        .executableTarget(name: "FuzzRegex", dependencies: ["WebMap", "JSONSchema"]),
-        .executableTarget(name: "FuzzGlob", dependencies: ["Rules"]),
+        .executableTarget(name: "FuzzRegex", dependencies: ["WebMap", "JSONSchema", "FuzzSupport"]),
+        .executableTarget(name: "FuzzGlob", dependencies: ["Rules", "FuzzSupport"]),
         // Arcade's parse + check and evaluation throughput for Benchmarks/arcade-throughput.sh.
         .executableTarget(name: "ArcadeBench", dependencies: ["Arcade"]),
         .testTarget(name: "WebMapTests", dependencies: ["WebMap"]),

@@ -1,7 +1,7 @@
-// Two builds of one harness, as Sources/FuzzLint:
-// - the fuzz build (`-D FUZZING -sanitize=fuzzer,address`, made by Benchmarks/fuzz-arcade.sh) exports libFuzzer's
-//   `LLVMFuzzerTestOneInput`, and libFuzzer supplies `main`;
-// - the normal build replays inputs: `swift run FuzzArcade Benchmarks/fuzz/arcade-crashes/*`.
+import FuzzSupport
+
+// Two builds of one harness (FuzzSupport says how): the fuzz build, made by Benchmarks/fuzz-arcade.sh, and the
+// replay driver: `swift run FuzzArcade FILE...`.
 
 #if FUZZING
 
@@ -12,44 +12,17 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// libFuzzer's own driver (what its `main` calls), reached through its public entry point.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
-/// SwiftPM links executables with `--defsym main=<Module>_main`: this does what libFuzzer's `main` does.
 @_cdecl("FuzzArcade_main")
 public func fuzzArcadeMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    var argc = argc
-    var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-    return LLVMFuzzerRunDriver(&argc, &argv, fuzz)
+    FuzzDriver.runLibFuzzer(argc, argv, fuzz)
 }
 
 #else
 
-import Foundation
-
 @main
 struct FuzzArcadeDriver {
     static func main() {
-        let paths = CommandLine.arguments.dropFirst()
-        if paths.isEmpty || paths.contains("--help") || paths.contains("-h") {
-            print("usage: FuzzArcade FILE...   parse, analyse and evaluate each file as an Arcade expression")
-            exit(paths.isEmpty ? 2 : 0)
-        }
-        var failed = false
-        for path in paths {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                FileHandle.standardError.write(Data("FuzzArcade: cannot read \(path)\n".utf8))
-                failed = true
-                continue
-            }
-            print("\(path) (\(data.count) bytes): \(ArcadeFuzzHarness.run([UInt8](data)))")
-        }
-        exit(failed ? 2 : 0)
+        FuzzDriver.replay(name: "FuzzArcade", usage: "parse, analyse and evaluate each file as an Arcade expression") { bytes in ArcadeFuzzHarness.run(bytes) }
     }
 }
 
