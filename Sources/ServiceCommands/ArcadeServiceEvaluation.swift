@@ -13,14 +13,12 @@ public enum ArcadeServiceEvaluation {
     }
 
     static func evaluate(_ request: ArcadeServiceRequest) async throws -> ArcadeValue {
-        let credential: Credential?
-        if let user = request.user, let password = request.password {
-            credential = .password(user: user, password: password)
-        } else if let token = request.token ?? ProcessInfo.processInfo.environment["MAPRULES_TOKEN"] {
-            credential = .token(token)
-        } else {
-            credential = nil
-        }
+        // The same sign-in as edit and offline (a password, else a token or MAPRULES_TOKEN).
+        var connection = ConnectionOptions()
+        connection.user = request.user
+        connection.password = request.password
+        connection.token = request.token
+        let credential = connection.credential
         let environment: ScriptEnvironment
         do {
             environment = try await ScriptEnvironment.prepare(target: request.service, map: request.map, credential: credential,
