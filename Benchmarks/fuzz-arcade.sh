@@ -22,22 +22,17 @@ corpus="${FUZZ_CORPUS:-$scratch/arcade-corpus}"
 seeds="$scratch/arcade-seeds"
 crashes="Benchmarks/fuzz/arcade-crashes"
 log="$scratch/fuzz-arcade.log"
+product=FuzzArcade
+# shellcheck source=Benchmarks/fuzz-common.sh
+source Benchmarks/fuzz-common.sh
 
 case "${1:-}" in -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;; esac
 say() { printf 'fuzz-arcade.sh: %s\n' "$*" >&2; }
 die() { say "$*"; exit 2; }
 [[ "$seconds" =~ ^[0-9]+$ ]] || die "FUZZ_SECONDS must be a whole number of seconds, got '$seconds'"
 
-# 1. Build (as Benchmarks/fuzz.sh: `--defsym main=FuzzArcade_main` calls libFuzzer's driver under -D FUZZING).
-say "building FuzzArcade ($config, -sanitize=fuzzer,address) in $scratch ..."
-mkdir -p "$scratch"
-if ! swift build -c "$config" --scratch-path "$scratch" --product FuzzArcade -j 2 \
-        -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING > "$scratch/build-arcade.log" 2>&1; then
-    grep -v 'Cannot export local symbol' "$scratch/build-arcade.log" | tail -40 >&2
-    die "build failed (full log: $scratch/build-arcade.log)"
-fi
-binary="$(swift build -c "$config" --scratch-path "$scratch" --show-bin-path)/FuzzArcade"
-[[ -x "$binary" ]] || die "no fuzzer binary at $binary"
+# 1. Build.
+fuzz_build "$scratch/build-arcade.log"
 
 # 2. Seeds.
 rm -rf "$seeds"
@@ -62,21 +57,4 @@ PY
 say "seeds: $(find "$seeds" -type f | wc -l) files; corpus: $(find "$corpus" -type f | wc -l) files"
 
 # 3. Fuzz.
-marker="$(mktemp)"
-trap 'rm -f "$marker"' EXIT
-export SWIFT_BACKTRACE=enable=no
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}"
-set +e
-"$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -detect_leaks=0 -max_len="$max_len" \
-    -artifact_prefix="$crashes/" -print_final_stats=1 "$@" "$corpus" "$seeds" > "$log" 2>&1
-status=$?
-set -e
-grep -Eo '^Done [0-9]+ runs in [0-9]+ second' "$log" | tail -1 >&2 || true
-mapfile -t found < <(find "$crashes" -type f -newer "$marker" \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) | sort)
-if (( status != 0 )) || (( ${#found[@]} > 0 )); then
-    say "FAILED: libFuzzer exited with $status"
-    for input in "${found[@]}"; do say "crash input: $input (replay: swift run FuzzArcade $input)"; done
-    grep -m1 -A25 -E 'Fatal error|ERROR: (AddressSanitizer|libFuzzer)' "$log" >&2 || say "see $log"
-    exit 1
-fi
-say "OK: no crash in ${seconds}s"
+fuzz_run "$@"
