@@ -601,8 +601,9 @@ def build_trees():
         drawing_info=simple_marker([56, 168, 0, 255]), last_edit=last_edit)
     neigh_layer = layer_json(
         lid=1, name="Neighborhoods",
-        description="Neighborhood association boundaries (simplified). Reference data, read-only.",
-        geometry_type="esriGeometryPolygon", fields=neigh_fields, display_field="NAME", capabilities="Query",
+        description="Neighborhood association boundaries (simplified). Reference data: boundaries may be "
+                    "corrected (Update), never added or deleted.",
+        geometry_type="esriGeometryPolygon", fields=neigh_fields, display_field="NAME", capabilities="Query,Update",
         has_attachments=False, relationships=[], templates=[], edit_fields_info=None,
         extent=extent_of(neigh_pts), versioned=False,
         drawing_info={"renderer": {"type": "simple", "symbol": {

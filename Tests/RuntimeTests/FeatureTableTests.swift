@@ -99,11 +99,14 @@ import WebMap
     @Test func refusalsCarryTheirIdentifiers() async throws {
         let geodatabase = try await Runtimes.geodatabase("TreesOfPortland")
         let trees = try await geodatabase.table(layerID: 0)
+        // Species allows only Query; Neighborhoods allows Update (boundaries may be corrected) but not Create or Delete.
+        let species = try await geodatabase.table(layerID: 2)
+        let first = try await species.feature(objectId: 1)
+        var renamed = first
+        renamed["Common_Name"] = .string("Renamed")
+        #expect(await runtimeError { try await species.update(renamed) }?.identifier == RuntimeError.Identifier.cannotUpdate)
         let neighborhoods = try await geodatabase.table(layerID: 1)
         let kerns = try await neighborhoods.feature(objectId: 1)
-        var renamed = kerns
-        renamed["NAME"] = .string("Renamed")
-        #expect(await runtimeError { try await neighborhoods.update(renamed) }?.identifier == RuntimeError.Identifier.cannotUpdate)
         #expect(await runtimeError { try await neighborhoods.delete(kerns) }?.identifier == RuntimeError.Identifier.cannotDelete)
         #expect(await runtimeError { try await neighborhoods.add(kerns) }?.identifier == RuntimeError.Identifier.cannotAdd)
         #expect(await runtimeError { _ = try await trees.feature(objectId: 99_999) }?.identifier == RuntimeError.Identifier.featureNotFound)

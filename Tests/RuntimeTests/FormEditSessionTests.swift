@@ -77,19 +77,14 @@ import Testing
     }
 
     /// FeatureSet functions in value expressions read the session's own geodatabase, local edits included: a
-    /// boundary corrected locally (a copy of the sample whose Neighborhoods layer can be updated; the shipped one
-    /// is read-only) is what the new tree's calculation sees.
+    /// boundary corrected locally (not applied) is what the new tree's calculation sees.
     @Test func calculationsSeeLocalEdits() async throws {
-        let folder = try Runtimes.modifiedSample("TreesOfPortland") { services in
-            let key = "https://maprules.example.com/arcgis/rest/services/TreesOfPortland/FeatureServer/1"
-            var layer = services[key] as! [String: Any]
-            layer["capabilities"] = "Query,Update,Sync"
-            services[key] = layer
-        }
-        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: folder).deletingLastPathComponent().path) }
-        let geodatabase = try await Runtimes.geodatabase("TreesOfPortland", folder: folder)
+        let geodatabase = try await Runtimes.geodatabase("TreesOfPortland")
         let neighborhoods = try await geodatabase.table(layerID: 1)
         let trees = try await geodatabase.table(layerID: 0)
+        let outside = try await geodatabase.addFeatureThroughForm(to: trees, at: .point(Point(x: -122.70, y: 45.55)),
+                                                                  spatialReference: SpatialReference(wkid: 4326))
+        #expect(await outside.element("Neighborhood")?.value == .null, "no neighborhood contains the point yet")
         var kerns = try await neighborhoods.feature(objectId: 1)
         kerns.attributes = Attributes()
         kerns.geometry = .polygon([[Point(x: -122.71, y: 45.54), Point(x: -122.69, y: 45.54), Point(x: -122.69, y: 45.56),

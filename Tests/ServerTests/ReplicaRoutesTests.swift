@@ -148,14 +148,14 @@ import WebMap
     @Test func transportUrlAndRefusedParameters() async throws {
         try await Fixtures.app().test(.router) { client in
             let token = try await client.token("editor01")
-            let answer = try await client.post("\(Self.trees)/createReplica", [("layers", "[1]"), ("transportType", "esriTransportTypeUrl"), ("token", token)])
+            let answer = try await client.post("\(Self.trees)/createReplica", [("layers", "[2]"), ("transportType", "esriTransportTypeUrl"), ("token", token)])
             let url = try #require(answer["responseUrl"]?.string, "\(answer)")
             #expect(url.hasPrefix("http://"))
             let path = try #require(URL(string: url)?.path)
             #expect(path.hasPrefix("/arcgis/rest/services/TreesOfPortland/FeatureServer/replicaFiles/"))
             let kept = try await client.get(path, [("token", token)])
-            #expect(kept["layers"]?[0]?["features"]?.array?.count == 4, "\(kept)")
-            #expect(kept["syncDirection"]?.string == "download", "Neighborhoods allow only Query")
+            #expect(kept["layers"]?[0]?["features"]?.array?.count == 5, "\(kept)")
+            #expect(kept["syncDirection"]?.string == "download", "Species allows only Query")
             let stranger = try await client.token("editor02")
             #expect(try await client.get(path, [("token", stranger)]).errorCode == 400)
 

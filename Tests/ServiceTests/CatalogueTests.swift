@@ -72,7 +72,7 @@ import WebMap
         let root = try core.serviceInfo(service: "DamageAssessment", as: .anonymous)
         #expect(root["hasVersionedData"]?.bool == true)
         let layer = try core.layerInfo(service: "TreesOfPortland", layer: 1, as: .anonymous)
-        #expect(layer["capabilities"]?.string == "Query,Sync", "as stored: the sample service is sync-enabled")
+        #expect(layer["capabilities"]?.string == "Query,Update,Sync", "as stored: boundaries may be corrected; the sample service is sync-enabled")
         #expect(layer["advancedQueryCapabilities"]?["supportsPagination"]?.bool == true)
         #expect(layer["isDataBranchVersioned"]?.bool == false)
         await expectServiceError(404) { _ = try core.layerInfo(service: "TreesOfPortland", layer: 9, as: .anonymous) }

@@ -472,14 +472,16 @@ import WebMap
     @Test func layersWithoutEditCapabilitiesOnlyDownload() async throws {
         let core = try await Fixtures.core()
         let who = try await Callers.signIn(core)
-        // Neighborhoods and Species allow only Query.
-        let package = try await core.createReplica(service: Self.trees, ReplicaRequest(layers: [1, 2]), as: who.editor01)
+        // Species allows only Query (Neighborhoods allows Update: boundaries may be corrected).
+        let package = try await core.createReplica(service: Self.trees, ReplicaRequest(layers: [2]), as: who.editor01)
         #expect(package.syncDirection == .download)
-        let neighborhood = try #require(package.layers.first?.features.first?.attributes["GlobalID"]?.string)
+        let species = try #require(package.layers.first?.features.first?.attributes["GlobalID"]?.string)
         await expectServiceError(400) {
             _ = try await core.synchronizeReplica(service: Self.trees, SyncRequest(
-                replicaID: package.replicaID, edits: [ReplicaLayerEdits(id: 1, updates: [Self.update(neighborhood, [("NAME", .string("x"))])])]), as: who.editor01)
+                replicaID: package.replicaID, edits: [ReplicaLayerEdits(id: 2, updates: [Self.update(species, [("Common_Name", .string("x"))])])]), as: who.editor01)
         }
+        let editable = try await core.createReplica(service: Self.trees, ReplicaRequest(layers: [1, 2]), as: who.editor01)
+        #expect(editable.syncDirection == .bidirectional, "one layer that allows Update makes the replica bidirectional")
         let download = try await core.synchronizeReplica(service: Self.trees, SyncRequest(replicaID: package.replicaID), as: who.editor01)
         #expect(download.edits.isEmpty && download.editResults.isEmpty)
     }

@@ -1228,7 +1228,7 @@ extension ShippedSamples {
     "id": 1,
     "name": "Neighborhoods",
     "type": "Feature Layer",
-    "description": "Neighborhood association boundaries (simplified). Reference data, read-only.",
+    "description": "Neighborhood association boundaries (simplified). Reference data: boundaries may be corrected (Update), never added or deleted.",
     "copyrightText": "Invented sample data for MapRules; not real records.",
     "geometryType": "esriGeometryPolygon",
     "parentLayer": null,
@@ -1324,7 +1324,7 @@ extension ShippedSamples {
       }
     ],
     "relationships": [],
-    "capabilities": "Query,Sync",
+    "capabilities": "Query,Update,Sync",
     "maxRecordCount": 2000,
     "supportedQueryFormats": "JSON, geoJSON, PBF",
     "advancedQueryCapabilities": {
