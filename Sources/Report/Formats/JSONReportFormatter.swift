@@ -27,7 +27,7 @@ enum JSONReportFormatter {
         .object([
             ("path", .string(file.path)),
             ("kind", .string(file.kind)),
-            ("diagnostics", .array(file.diagnostics.map(value(of:)))),
+            ("diagnostics", .generated(count: file.diagnostics.count) { value(of: file.diagnostics[$0]) }),
         ])
     }
 

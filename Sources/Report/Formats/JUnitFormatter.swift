@@ -32,7 +32,7 @@ enum JUnitFormatter {
                 if !errors.isEmpty {
                     failures += 1
                     let message = errors.count == 1 ? errors[0].message : TextSanitizing.count(errors.count, "error") + ": " + errors[0].message
-                    let lines = errors.map { "\($0.line):\($0.column) \($0.message)" }.joined(separator: "\n")
+                    let lines = errors.map { String($0.line) + ":" + String($0.column) + " " + $0.message }.joined(separator: "\n")
                     body += "      <failure message=\"\(attribute(message))\" type=\"\(attribute(ruleId))\">\(text(lines))</failure>\n"
                 }
                 if !others.isEmpty {
@@ -59,27 +59,22 @@ enum JUnitFormatter {
     static func attribute(_ s: String) -> String { escape(s, inAttribute: true) }
 
     private static func escape(_ s: String, inAttribute: Bool) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for scalar in s.unicodeScalars {
+        TextEscaping.escaped(s, isPlainASCII: { byte in
+            byte >= 0x20 && byte != 0x7F && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">")
+                && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'")
+        }, replacement: { scalar in
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n": out += inAttribute ? "&#10;" : "\n"
-            case "\r": out += "&#13;"
-            case "\t": out += inAttribute ? "&#9;" : "\t"
-            default:
-                if isAllowedInXML(scalar) {
-                    out.unicodeScalars.append(scalar)
-                } else {
-                    out += TextSanitizing.escape(scalar)
-                }
+            case "&": return "&amp;"
+            case "<": return "&lt;"
+            case ">": return "&gt;"
+            case "\"": return "&quot;"
+            case "'": return "&apos;"
+            case "\n": return inAttribute ? "&#10;" : nil
+            case "\r": return "&#13;"
+            case "\t": return inAttribute ? "&#9;" : nil
+            default: return isAllowedInXML(scalar) ? nil : TextSanitizing.escape(scalar)
             }
-        }
-        return out
+        })
     }
 
     /// XML 1.0's `Char` production (tab, line feed and carriage return are handled before this).

@@ -73,7 +73,8 @@ enum StylishFormatter {
         let columnWidth = rows.map(\.column.count).max() ?? 0
         let severityWidth = rows.map(\.severity.rawValue.count).max() ?? 0
         // Messages are whole sentences: aligning rule IDs after the longest would push them off screen.
-        let messageWidth = rows.allSatisfy { $0.message.count <= 60 } ? (rows.map(\.message.count).max() ?? 0) : 0
+        // (A message of at most 60 bytes has at most 60 characters: most are counted without walking them.)
+        let messageWidth = rows.allSatisfy { $0.message.utf8.count <= 60 || $0.message.count <= 60 } ? (rows.map(\.message.count).max() ?? 0) : 0
 
         var out = TextSanitizing.visibleControlCharacters(file.path).underline + "\n"
         for row in rows {
@@ -86,6 +87,7 @@ enum StylishFormatter {
 
     /// Pads on the right (or left) to `width` characters; the padding goes outside any colour.
     private static func pad(_ text: String, to width: Int, left: Bool = false) -> String {
+        guard width > 0 else { return text }
         let padding = String(repeating: " ", count: max(0, width - text.count))
         return left ? padding + text : text + padding
     }

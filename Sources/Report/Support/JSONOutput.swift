@@ -12,6 +12,10 @@ indirect enum JSONOutput {
     case string(String)
     case array([JSONOutput])
     case object([(String, JSONOutput)])
+    /// An array of `count` elements, each made by `element` as it is written and dropped after: a report's
+    /// diagnostics, which as a whole tree (some ten values apiece, 250,000 of them) cost more memory and time
+    /// than the text they print.
+    case generated(count: Int, element: (Int) -> JSONOutput)
 
     /// `value` as a string, or `null` when it is nil.
     static func string(_ value: String?) -> JSONOutput { value.map(JSONOutput.string) ?? .null }
@@ -46,17 +50,8 @@ indirect enum JSONOutput {
         case .int(let i): out.append(contentsOf: String(i).utf8)
         case .double(let d): JSON.appendDouble(d, to: &out)
         case .string(let s): writeString(s, to: &out)
-        case .array(let elements):
-            if elements.isEmpty { out.append(contentsOf: "[]".utf8); return }
-            out.append(contentsOf: "[\n".utf8)
-            for (i, element) in elements.enumerated() {
-                writeSpaces(indent + 2, to: &out)
-                write(element, indent: indent + 2, to: &out)
-                if i != elements.count - 1 { out.append(UInt8(ascii: ",")) }
-                out.append(UInt8(ascii: "\n"))
-            }
-            writeSpaces(indent, to: &out)
-            out.append(UInt8(ascii: "]"))
+        case .array(let elements): writeArray(count: elements.count, indent: indent, to: &out) { elements[$0] }
+        case .generated(let count, let element): writeArray(count: count, indent: indent, to: &out, element: element)
         case .object(let members):
             if members.isEmpty { out.append(contentsOf: "{}".utf8); return }
             out.append(contentsOf: "{\n".utf8)
@@ -73,39 +68,82 @@ indirect enum JSONOutput {
         }
     }
 
+    private static func writeArray(count: Int, indent: Int, to out: inout [UInt8], element: (Int) -> JSONOutput) {
+        if count == 0 { out.append(contentsOf: "[]".utf8); return }
+        out.append(contentsOf: "[\n".utf8)
+        for i in 0..<count {
+            writeSpaces(indent + 2, to: &out)
+            write(element(i), indent: indent + 2, to: &out)
+            if i != count - 1 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "\n"))
+        }
+        writeSpaces(indent, to: &out)
+        out.append(UInt8(ascii: "]"))
+    }
+
     private static func writeSpaces(_ count: Int, to out: inout [UInt8]) {
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
     }
 
+    /// Runs of bytes that need no escape (nearly all of a report) are copied at once, not byte by byte: a
+    /// report of 250,000 findings is some 160 MB of text.
     private static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var text = s
         text.withUTF8 { bytes in
+            var runStart = 0
             var i = 0
             while i < bytes.count {
                 let byte = bytes[i]
+                guard needsLook(byte) else { i += 1; continue }
+                let replacement: Substitute
                 switch byte {
-                case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
-                case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
-                case UInt8(ascii: "\n"): out.append(contentsOf: "\\n".utf8)
-                case UInt8(ascii: "\r"): out.append(contentsOf: "\\r".utf8)
-                case UInt8(ascii: "\t"): out.append(contentsOf: "\\t".utf8)
-                case 0x08: out.append(contentsOf: "\\b".utf8)
-                case 0x0C: out.append(contentsOf: "\\f".utf8)
+                case UInt8(ascii: "\""): replacement = .text("\\\"")
+                case UInt8(ascii: "\\"): replacement = .text("\\\\")
+                case UInt8(ascii: "\n"): replacement = .text("\\n")
+                case UInt8(ascii: "\r"): replacement = .text("\\r")
+                case UInt8(ascii: "\t"): replacement = .text("\\t")
+                case 0x08: replacement = .text("\\b")
+                case 0x0C: replacement = .text("\\f")
                 case 0x00...0x1F, 0x7F:
                     // DEL and the line separators are legal JSON, but escaped they cannot upset a terminal or a
                     // JavaScript consumer.
-                    writeEscape(UInt32(byte), to: &out)
-                case 0xE2 where i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
-                    // U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR.
-                    writeEscape(bytes[i + 2] == 0xA8 ? 0x2028 : 0x2029, to: &out)
-                    i += 2
-                default: out.append(byte)
+                    replacement = .escape(UInt32(byte), length: 1)
+                default:
+                    // 0xE2: U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR are E2 80 A8 and E2 80 A9.
+                    if i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9) {
+                        replacement = .escape(bytes[i + 2] == 0xA8 ? 0x2028 : 0x2029, length: 3)
+                    } else {
+                        i += 1
+                        continue
+                    }
                 }
-                i += 1
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+                switch replacement {
+                case .text(let text):
+                    out.append(contentsOf: text.utf8)
+                    i += 1
+                case .escape(let value, let length):
+                    writeEscape(value, to: &out)
+                    i += length
+                }
+                runStart = i
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    private enum Substitute {
+        case text(String)
+        case escape(UInt32, length: Int)
+    }
+
+    /// The bytes `writeString` must look at: `"`, `\`, the C0 controls, DEL and 0xE2 (the first byte of
+    /// U+2028 and U+2029); every other byte is copied as it is.
+    @inline(__always)
+    private static func needsLook(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2
     }
 
     private static func writeEscape(_ value: UInt32, to out: inout [UInt8]) {

@@ -259,7 +259,8 @@ public final class Linter: @unchecked Sendable {
         var snapshot: ServicesSnapshot?
         if snapshotFileExists(path) { snapshot = try ServicesSnapshot.load(path: path) }
         lock.lock()
-        snapshotCache[path] = snapshot
+        // `.some`: "no snapshot" is remembered too (a nil assigned through the subscript would remove the key).
+        snapshotCache[path] = .some(snapshot)
         lock.unlock()
         return snapshot
     }
