@@ -7,7 +7,7 @@ import Rules
 /// map does not give one.
 enum JSONReportFormatter {
     static func render(_ report: LintReport) -> String {
-        JSONOutput.prettyPrinted(value(of: report)) + "\n"
+        JSONOutput.prettyPrinted(value(of: report), newline: true, capacity: JSONOutput.estimatedSize(of: report, perDiagnostic: 300))
     }
 
     static func value(of report: LintReport) -> JSONOutput {

@@ -25,7 +25,8 @@ enum SARIFFormatter {
     static let sourceRootId = "%SRCROOT%"
 
     static func render(_ report: LintReport, options: ReportOptions) -> String {
-        JSONOutput.prettyPrinted(log(report, options: options)) + "\n"
+        JSONOutput.prettyPrinted(log(report, options: options), newline: true,
+                                 capacity: 64 * 1024 + JSONOutput.estimatedSize(of: report, perDiagnostic: 1_000))
     }
 
     static func log(_ report: LintReport, options: ReportOptions) -> JSONOutput {

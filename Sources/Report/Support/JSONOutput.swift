@@ -1,3 +1,4 @@
+import Rules
 import WebMap
 
 /// A JSON value to write, with object members in the order they were given. The JSON-based formats build one
@@ -36,11 +37,29 @@ indirect enum JSONOutput {
     /// Two-space indentation, `"key": value`, empty arrays and objects as `[]` and `{}`, no trailing newline.
     /// Strings are written as UTF-8 with only `"`, `\`, control characters, DEL and the line separators escaped.
     /// Written as bytes: a report of thousands of files is mostly unescaped text copied as it is.
-    static func prettyPrinted(_ value: JSONOutput) -> String {
+    /// `newline` ends the text with one (without a copy of the whole text to append it); `capacity` is a guess
+    /// of the text's size in bytes (a guess too large costs only address space: the bytes never written are
+    /// never touched), so that a report of 100 MB is not copied each time its buffer doubles.
+    static func prettyPrinted(_ value: JSONOutput, newline: Bool = false, capacity: Int = 4096) -> String {
         var out: [UInt8] = []
-        out.reserveCapacity(4096)
+        out.reserveCapacity(max(capacity, 4096))
         write(value, indent: 0, to: &out)
+        if newline { out.append(UInt8(ascii: "\n")) }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A generous guess of the bytes a report's diagnostics take in a JSON format: their texts, plus `perDiagnostic`
+    /// bytes each for keys, numbers and indentation.
+    static func estimatedSize(of report: LintReport, perDiagnostic: Int) -> Int {
+        var total = 0
+        for file in report.files {
+            total += 256 + file.path.utf8.count
+            for diagnostic in file.diagnostics {
+                total += perDiagnostic + diagnostic.message.utf8.count + diagnostic.pointer.utf8.count
+                    + (diagnostic.layer?.id?.utf8.count ?? 0) + (diagnostic.layer?.title?.utf8.count ?? 0)
+            }
+        }
+        return total + total / 4
     }
 
     private static func write(_ value: JSONOutput, indent: Int, to out: inout [UInt8]) {
