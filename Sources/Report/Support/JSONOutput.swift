@@ -100,9 +100,17 @@ indirect enum JSONOutput {
         out.append(UInt8(ascii: "]"))
     }
 
+    /// Copied from one run of spaces (a SARIF log is about half indentation).
     private static func writeSpaces(_ count: Int, to out: inout [UInt8]) {
-        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+        var left = count
+        while left > 0 {
+            let n = min(left, spaces.count)
+            spaces.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<n])) }
+            left -= n
+        }
     }
+
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 128)
 
     /// Runs of bytes that need no escape (nearly all of a report) are copied at once, not byte by byte: a
     /// report of 250,000 findings is some 160 MB of text.
