@@ -105,7 +105,7 @@ measure() {
     say "$label, --format $format: one checked run, then best of $runs ..."
     read -r wall cpu size <<< "$(time_lint "$expected" "$format" "$map")" || { say "wrong output (above)"; exit 1; }
     if python3 -c "import sys; sys.exit(0 if $wall < $target_seconds else 1)"; then verdict="PASS"; else verdict="FAIL"; missed=1; fi
-    rows+=("$(printf '%-34s %-8s %9s %8s s %8s s  %s' "$label" "$format" "$((size / 1000000)) MB" "$wall" "$cpu" "$verdict")")
+    rows+=("$(printf '%-40s %-8s %7s %8s s %8s s  %s' "$label" "$format" "$((size / 1000000)) MB" "$wall" "$cpu" "$verdict")")
 }
 
 load="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
@@ -115,7 +115,7 @@ for format in stylish json sarif junit github; do
 done
 
 echo "maprules lint at scale; binary $maprules; load average at the start $load"
-printf '%-34s %-8s %9s %10s %10s  %s\n' "map" "format" "output" "wall" "CPU" "target < ${target_seconds} s"
+printf '%-40s %-8s %7s %10s %10s  %s\n' "map" "format" "output" "wall" "CPU" "target < ${target_seconds} s"
 printf '%s\n' "${rows[@]}"
 if (( strict && missed )); then exit 1; fi
 exit 0
