@@ -101,9 +101,10 @@ PY
 rows=()
 missed=0
 measure() {
-    local label="$1" expected="$2" format="$3" map="$4" wall cpu size verdict
+    local label="$1" expected="$2" format="$3" map="$4" result wall cpu size verdict
     say "$label, --format $format: one checked run, then best of $runs ..."
-    read -r wall cpu size <<< "$(time_lint "$expected" "$format" "$map")" || { say "wrong output (above)"; exit 1; }
+    result="$(time_lint "$expected" "$format" "$map")" || { say "wrong output or exit status (above)"; exit 1; }
+    read -r wall cpu size <<< "$result"
     if python3 -c "import sys; sys.exit(0 if $wall < $target_seconds else 1)"; then verdict="PASS"; else verdict="FAIL"; missed=1; fi
     rows+=("$(printf '%-40s %-8s %7s %8s s %8s s  %s' "$label" "$format" "$((size / 1000000)) MB" "$wall" "$cpu" "$verdict")")
 }
