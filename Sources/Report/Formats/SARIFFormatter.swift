@@ -25,8 +25,12 @@ enum SARIFFormatter {
     static let sourceRootId = "%SRCROOT%"
 
     static func render(_ report: LintReport, options: ReportOptions) -> String {
-        JSONOutput.prettyPrinted(log(report, options: options), newline: true,
-                                 capacity: 64 * 1024 + JSONOutput.estimatedSize(of: report, perDiagnostic: 1_000))
+        String(decoding: renderUTF8(report, options: options), as: UTF8.self)
+    }
+
+    static func renderUTF8(_ report: LintReport, options: ReportOptions) -> [UInt8] {
+        JSONOutput.prettyPrintedUTF8(log(report, options: options), newline: true,
+                                     capacity: 64 * 1024 + JSONOutput.estimatedSize(of: report, perDiagnostic: 1_000))
     }
 
     static func log(_ report: LintReport, options: ReportOptions) -> JSONOutput {

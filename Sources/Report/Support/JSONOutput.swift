@@ -41,11 +41,17 @@ indirect enum JSONOutput {
     /// of the text's size in bytes (a guess too large costs only address space: the bytes never written are
     /// never touched), so that a report of 100 MB is not copied each time its buffer doubles.
     static func prettyPrinted(_ value: JSONOutput, newline: Bool = false, capacity: Int = 4096) -> String {
+        String(decoding: prettyPrintedUTF8(value, newline: newline, capacity: capacity), as: UTF8.self)
+    }
+
+    /// ``prettyPrinted(_:newline:capacity:)`` as its UTF-8 bytes, for output that needs no `String` (and no
+    /// copy of a 300 MB report into one).
+    static func prettyPrintedUTF8(_ value: JSONOutput, newline: Bool = false, capacity: Int = 4096) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(max(capacity, 4096))
         write(value, indent: 0, to: &out)
         if newline { out.append(UInt8(ascii: "\n")) }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     /// A generous guess of the bytes a report's diagnostics take in a JSON format: their texts, plus `perDiagnostic`
