@@ -21,8 +21,9 @@ import WebMap
         #expect(found.allSatisfy { $0.message.hasSuffix("Call a function of Arcade's function reference, or declare it in the expression.") })
     }
 
-    /// A name nothing resembles has no suggestion, and that answer is remembered like any other: each search
-    /// measures the name against the whole function reference, once per finding before.
+    /// A name nothing resembles has no suggestion, and that answer is remembered like any other (each search
+    /// measures the name against the whole function reference: without the memo, each of 246,900 calls of `Q`
+    /// in one expression would search again).
     @Test func aNameWithoutSuggestionIsSearchedOnce() {
         var memo = SuggestionMemo()
         var searches = 0

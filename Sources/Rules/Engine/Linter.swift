@@ -267,8 +267,7 @@ public final class Linter: @unchecked Sendable {
         var snapshot: ServicesSnapshot?
         if snapshotFileExists(path) { snapshot = try ServicesSnapshot.load(path: path) }
         lock.lock()
-        // `.some`: "no snapshot" is remembered too (a nil assigned through the subscript would remove the key).
-        snapshotCache[path] = .some(snapshot)
+        snapshotCache[path] = snapshot
         lock.unlock()
         return snapshot
     }

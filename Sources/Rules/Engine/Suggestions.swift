@@ -18,17 +18,13 @@ public enum Suggestions {
 
 /// "Did you mean" answers computed once per misspelling: one expression can repeat the same unknown name
 /// thousands of times, and each answer is an edit-distance search (62,500 repeats took 14 s in a debug build).
-/// "No suggestion" is an answer too, remembered like the others: a name nothing resembles (`Q`) is the
-/// costliest search of all, since every candidate is measured and none is close enough.
 struct SuggestionMemo {
     private var answers: [String: String?] = [:]
 
     mutating func closest(to name: String, compute: (String) -> String?) -> String? {
         if let known = answers[name] { return known }
         let answer = compute(name)
-        // Not `answers[name] = answer`: assigning a nil `String?` through the subscript removes the key, so a
-        // name without suggestion was searched again at each of its findings.
-        answers.updateValue(answer, forKey: name)
+        answers[name] = answer
         return answer
     }
 }
