@@ -84,15 +84,27 @@ public enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
+/// Writes `bytes` to `path`, or to standard output when nil.
+public func emit(_ bytes: [UInt8], to path: String?) throws {
+    try bytes.withUnsafeBufferPointer { try emit(buffer: $0, to: path) }
+}
+
 /// Writes `text` to `path`, or to standard output when nil.
 public func emit(_ text: String, to path: String?) throws {
+    var text = text
+    try text.withUTF8 { try emit(buffer: $0, to: path) }
+}
+
+/// Writes the bytes themselves, not a copy: a report of 250,000 findings is 75 to 320 MB.
+private func emit(buffer: UnsafeBufferPointer<UInt8>, to path: String?) throws {
+    let data = buffer.baseAddress.map { Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: buffer.count, deallocator: .none) } ?? Data()
     if let path {
-        do { try Data(text.utf8).write(to: URL(fileURLWithPath: path)) } catch {
+        do { try data.write(to: URL(fileURLWithPath: path)) } catch {
             throw CommandFailure("cannot write \(path): \(error.localizedDescription)")
         }
     } else {
         // The throwing write: the old one traps ("Fatal error") when standard output is full or closed.
-        do { try FileHandle.standardOutput.write(contentsOf: Data(text.utf8)) } catch {
+        do { try FileHandle.standardOutput.write(contentsOf: data) } catch {
             throw CommandFailure("cannot write to standard output: \(error.localizedDescription)")
         }
     }

@@ -168,7 +168,10 @@ public struct LintCommand: ParsableCommand {
             source: format == .html ? Self.sourceReader(standardInput: standardInput) : nil)
         // With --fix-dry-run standard output holds the diff: the report goes only to --output.
         if !fixDryRun || output != nil {
-            try emit(ReportRenderer.render(report, as: format, options: reportOptions), to: output)
+            switch format {
+            case .json, .sarif: try emit(ReportRenderer.renderUTF8(report, as: format, options: reportOptions), to: output)
+            case .stylish, .junit, .github, .html: try emit(ReportRenderer.render(report, as: format, options: reportOptions), to: output)
+            }
         }
         if format == .github {
             do { try ReportRenderer.appendGitHubStepSummary(report, options: reportOptions) } catch {

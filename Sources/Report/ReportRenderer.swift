@@ -89,6 +89,17 @@ public enum ReportRenderer {
         }
     }
 
+    /// ``render(_:as:options:)`` as UTF-8 bytes, the same bytes. The JSON formats are written as bytes and
+    /// handed over as they are; a report of 250,000 findings in SARIF is 320 MB, and making a `String` of it
+    /// copies them all.
+    public static func renderUTF8(_ report: LintReport, as format: ReportFormat, options: ReportOptions) -> [UInt8] {
+        switch format {
+        case .json: return JSONReportFormatter.renderUTF8(report)
+        case .sarif: return SARIFFormatter.renderUTF8(report, options: options)
+        case .stylish, .junit, .github, .html: return Array(render(report, as: format, options: options).utf8)
+        }
+    }
+
     /// The Markdown job summary of the `github` format: a table of counts, then a table of diagnostics per file.
     public static func githubStepSummary(_ report: LintReport, options: ReportOptions) -> String {
         GitHubFormatter.stepSummary(report, options: options)

@@ -19,14 +19,21 @@ enum GitHubFormatter {
     static func render(_ report: LintReport, options: ReportOptions) -> String {
         var out = ""
         for file in report.files {
-            let path = ReportPaths.display(file.path, base: options.baseDirectory)
+            let path = escapeProperty(ReportPaths.display(file.path, base: options.baseDirectory))
             for diagnostic in file.diagnostics {
-                out += "::" + command(diagnostic.severity)
-                    + " file=" + escapeProperty(path)
-                    + ",line=" + String(max(1, diagnostic.line))
-                    + ",col=" + String(max(1, diagnostic.column))
-                    + ",title=" + escapeProperty(diagnostic.ruleId)
-                    + "::" + escapeData(diagnostic.message) + "\n"
+                out += "::"
+                out += command(diagnostic.severity)
+                out += " file="
+                out += path
+                out += ",line="
+                out += String(max(1, diagnostic.line))
+                out += ",col="
+                out += String(max(1, diagnostic.column))
+                out += ",title="
+                out += escapeProperty(diagnostic.ruleId)
+                out += "::"
+                diagnostic.message.appendReplacingAll(GitHubFormatter.dataEscapes, to: &out)
+                out += "\n"
             }
         }
         return out
@@ -42,12 +49,15 @@ enum GitHubFormatter {
 
     /// The toolkit's `escapeData`.
     static func escapeData(_ s: String) -> String {
-        s.replacingAll(["%": "%25", "\r": "%0D", "\n": "%0A"])
+        s.replacingAll(dataEscapes)
     }
+
+    private static let dataEscapes: [Unicode.Scalar: String] = ["%": "%25", "\r": "%0D", "\n": "%0A"]
+    private static let propertyEscapes: [Unicode.Scalar: String] = ["%": "%25", "\r": "%0D", "\n": "%0A", ":": "%3A", ",": "%2C"]
 
     /// The toolkit's `escapeProperty`.
     static func escapeProperty(_ s: String) -> String {
-        s.replacingAll(["%": "%25", "\r": "%0D", "\n": "%0A", ":": "%3A", ",": "%2C"])
+        s.replacingAll(propertyEscapes)
     }
 
     static func stepSummary(_ report: LintReport, options: ReportOptions) -> String {
@@ -74,20 +84,25 @@ enum GitHubFormatter {
     /// Text made inert for a Markdown table cell or heading: HTML and Markdown punctuation escaped, line
     /// breaks as `<br>`, other control characters as visible escapes.
     static func markdown(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\n": out += "<br>"
-            case "\r": continue
-            case "\\", "`", "*", "_", "[", "]", "|", "~", "#", "!": out += "\\" + String(scalar)
-            default:
-                if TextSanitizing.isControl(scalar) { out += TextSanitizing.escape(scalar) } else { out.unicodeScalars.append(scalar) }
+        TextEscaping.escaped(text, isPlainASCII: { byte in
+            switch byte {
+            case 0x00..<0x20, 0x7F, UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "`"),
+                 UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "|"), UInt8(ascii: "~"),
+                 UInt8(ascii: "#"), UInt8(ascii: "!"):
+                return false
+            default: return true
             }
-        }
-        return out
+        }, replacement: { scalar in
+            switch scalar {
+            case "&": return "&amp;"
+            case "<": return "&lt;"
+            case ">": return "&gt;"
+            case "\n": return "<br>"
+            case "\r": return ""
+            case "\\", "`", "*", "_", "[", "]", "|", "~", "#", "!": return "\\" + String(scalar)
+            default: return TextSanitizing.isControl(scalar) ? TextSanitizing.escape(scalar) : nil
+            }
+        })
     }
 }
 
@@ -98,15 +113,18 @@ extension String {
     fileprivate func replacingAll(_ table: [Unicode.Scalar: String]) -> String {
         var out = ""
         out.reserveCapacity(utf8.count)
-        for scalar in unicodeScalars {
-            if let replacement = table[scalar] {
-                out += replacement
-            } else if TextSanitizing.isControl(scalar) && scalar != "\t" {
-                out += TextSanitizing.escape(scalar)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
+        appendReplacingAll(table, to: &out)
         return out
+    }
+
+    /// ``replacingAll(_:)`` appended to `out`. The keys of `table` are ASCII punctuation; other ASCII text is
+    /// copied without a look-up.
+    fileprivate func appendReplacingAll(_ table: [Unicode.Scalar: String], to out: inout String) {
+        TextEscaping.append(self, to: &out, isPlainASCII: { byte in
+            byte >= 0x20 && byte != 0x7F && byte != UInt8(ascii: "%") && byte != UInt8(ascii: ":") && byte != UInt8(ascii: ",")
+        }, replacement: { scalar in
+            if let replacement = table[scalar] { return replacement }
+            return TextSanitizing.isControl(scalar) && scalar != "\t" ? TextSanitizing.escape(scalar) : nil
+        })
     }
 }

@@ -7,7 +7,11 @@ import Rules
 /// map does not give one.
 enum JSONReportFormatter {
     static func render(_ report: LintReport) -> String {
-        JSONOutput.prettyPrinted(value(of: report)) + "\n"
+        String(decoding: renderUTF8(report), as: UTF8.self)
+    }
+
+    static func renderUTF8(_ report: LintReport) -> [UInt8] {
+        JSONOutput.prettyPrintedUTF8(value(of: report), newline: true, capacity: JSONOutput.estimatedSize(of: report, perDiagnostic: 300))
     }
 
     static func value(of report: LintReport) -> JSONOutput {
@@ -27,7 +31,7 @@ enum JSONReportFormatter {
         .object([
             ("path", .string(file.path)),
             ("kind", .string(file.kind)),
-            ("diagnostics", .array(file.diagnostics.map(value(of:)))),
+            ("diagnostics", .generated(count: file.diagnostics.count) { value(of: file.diagnostics[$0]) }),
         ])
     }
 

@@ -12,44 +12,60 @@ import Rules
 /// in attributes become character references, and characters XML 1.0 cannot hold at all (most C0 controls,
 /// U+FFFE, U+FFFF) are written as visible escapes such as `\u{1B}`.
 enum JUnitFormatter {
+    /// Written into one string as it goes (the counts first): a report of 250,000 findings is some 75 MB of
+    /// XML, and joining it from pieces copied it several times over.
     static func render(_ report: LintReport) -> String {
-        var suites: [String] = []
-        var totalTests = 0
-        var totalFailures = 0
-        for file in report.files {
-            var cases: [String] = []
-            var failures = 0
-            let path = file.path
-            if file.diagnostics.isEmpty {
-                cases.append("    <testcase classname=\"\(attribute(path))\" name=\"maprules\"/>\n")
-            }
+        struct Suite {
+            var file: FileReport
+            /// The file's diagnostics by rule, rules sorted by ID.
+            var rules: [(id: String, diagnostics: [Diagnostic])]
+            var tests: Int { rules.isEmpty ? 1 : rules.count }
+            var failures: Int { rules.filter { $0.diagnostics.contains { $0.severity == .error } }.count }
+        }
+        let suites = report.files.map { file in
             let byRule = Dictionary(grouping: file.diagnostics, by: \.ruleId)
-            for ruleId in byRule.keys.sorted() {
-                let diagnostics = byRule[ruleId]!
+            return Suite(file: file, rules: byRule.keys.sorted().map { ($0, byRule[$0]!) })
+        }
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites name=\"maprules\" tests=\"\(suites.reduce(0) { $0 + $1.tests })\" "
+            + "failures=\"\(suites.reduce(0) { $0 + $1.failures })\" errors=\"0\">\n"
+        for suite in suites {
+            let path = attribute(suite.file.path)
+            out += "  <testsuite name=\"\(path)\" tests=\"\(suite.tests)\" failures=\"\(suite.failures)\" errors=\"0\" skipped=\"0\">\n"
+            if suite.rules.isEmpty {
+                out += "    <testcase classname=\"\(path)\" name=\"maprules\"/>\n"
+            }
+            for (ruleId, diagnostics) in suite.rules {
+                out += "    <testcase classname=\"\(path)\" name=\"\(attribute(ruleId))\">\n"
                 let errors = diagnostics.filter { $0.severity == .error }
                 let others = diagnostics.filter { $0.severity != .error }
-                var body = ""
                 if !errors.isEmpty {
-                    failures += 1
                     let message = errors.count == 1 ? errors[0].message : TextSanitizing.count(errors.count, "error") + ": " + errors[0].message
-                    let lines = errors.map { "\($0.line):\($0.column) \($0.message)" }.joined(separator: "\n")
-                    body += "      <failure message=\"\(attribute(message))\" type=\"\(attribute(ruleId))\">\(text(lines))</failure>\n"
+                    out += "      <failure message=\"\(attribute(message))\" type=\"\(attribute(ruleId))\">"
+                    appendLines(errors, to: &out) { String($0.line) + ":" + String($0.column) + " " }
+                    out += "</failure>\n"
                 }
                 if !others.isEmpty {
-                    let lines = others.map { "\($0.line):\($0.column) \($0.severity.rawValue) \($0.message)" }.joined(separator: "\n")
-                    body += "      <system-out>\(text(lines))</system-out>\n"
+                    out += "      <system-out>"
+                    appendLines(others, to: &out) { String($0.line) + ":" + String($0.column) + " " + $0.severity.rawValue + " " }
+                    out += "</system-out>\n"
                 }
-                cases.append("    <testcase classname=\"\(attribute(path))\" name=\"\(attribute(ruleId))\">\n" + body + "    </testcase>\n")
+                out += "    </testcase>\n"
             }
-            totalTests += cases.count
-            totalFailures += failures
-            suites.append("  <testsuite name=\"\(attribute(path))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
-                          + cases.joined() + "  </testsuite>\n")
+            out += "  </testsuite>\n"
         }
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"maprules\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\">\n"
-            + suites.joined()
-            + "</testsuites>\n"
+        out += "</testsuites>\n"
+        return out
+    }
+
+    /// One line per diagnostic, `prefix` then its message, escaped as character data (escaping is per
+    /// character, so the lines are escaped one by one, as they are written).
+    private static func appendLines(_ diagnostics: [Diagnostic], to out: inout String, prefix: (Diagnostic) -> String) {
+        for (i, diagnostic) in diagnostics.enumerated() {
+            if i > 0 { out += "\n" }
+            appendText(prefix(diagnostic), to: &out)
+            appendText(diagnostic.message, to: &out)
+        }
     }
 
     /// Escaped for character data.
@@ -61,25 +77,29 @@ enum JUnitFormatter {
     private static func escape(_ s: String, inAttribute: Bool) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n": out += inAttribute ? "&#10;" : "\n"
-            case "\r": out += "&#13;"
-            case "\t": out += inAttribute ? "&#9;" : "\t"
-            default:
-                if isAllowedInXML(scalar) {
-                    out.unicodeScalars.append(scalar)
-                } else {
-                    out += TextSanitizing.escape(scalar)
-                }
-            }
-        }
+        append(s, inAttribute: inAttribute, to: &out)
         return out
+    }
+
+    private static func appendText(_ s: String, to out: inout String) { append(s, inAttribute: false, to: &out) }
+
+    private static func append(_ s: String, inAttribute: Bool, to out: inout String) {
+        TextEscaping.append(s, to: &out, isPlainASCII: { byte in
+            byte >= 0x20 && byte != 0x7F && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">")
+                && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'")
+        }, replacement: { scalar in
+            switch scalar {
+            case "&": return "&amp;"
+            case "<": return "&lt;"
+            case ">": return "&gt;"
+            case "\"": return "&quot;"
+            case "'": return "&apos;"
+            case "\n": return inAttribute ? "&#10;" : nil
+            case "\r": return "&#13;"
+            case "\t": return inAttribute ? "&#9;" : nil
+            default: return isAllowedInXML(scalar) ? nil : TextSanitizing.escape(scalar)
+            }
+        })
     }
 
     /// XML 1.0's `Char` production (tab, line feed and carriage return are handled before this).

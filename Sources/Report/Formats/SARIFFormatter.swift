@@ -25,7 +25,12 @@ enum SARIFFormatter {
     static let sourceRootId = "%SRCROOT%"
 
     static func render(_ report: LintReport, options: ReportOptions) -> String {
-        JSONOutput.prettyPrinted(log(report, options: options)) + "\n"
+        String(decoding: renderUTF8(report, options: options), as: UTF8.self)
+    }
+
+    static func renderUTF8(_ report: LintReport, options: ReportOptions) -> [UInt8] {
+        JSONOutput.prettyPrintedUTF8(log(report, options: options), newline: true,
+                                     capacity: 64 * 1024 + JSONOutput.estimatedSize(of: report, perDiagnostic: 1_000))
     }
 
     static func log(_ report: LintReport, options: ReportOptions) -> JSONOutput {
@@ -49,7 +54,8 @@ enum SARIFFormatter {
             rules.append(descriptor(id: id, severity: severity))
         }
 
-        var results: [JSONOutput] = []
+        // The results are written as they are made (`.generated`); here only what each needs is gathered.
+        var results: [(diagnostic: Diagnostic, artifact: JSONOutput, fingerprint: String)] = []
         for file in report.files {
             let relativePath = ReportPaths.relative(file.path, to: options.baseDirectory)
             let artifact: JSONOutput
@@ -59,12 +65,20 @@ enum SARIFFormatter {
                 artifact = .object([("uri", .string(ReportPaths.fileURI(file.path)))])
             }
             let fingerprintPath = relativePath ?? ReportPaths.components(ofAbsolute: file.path).joined(separator: "/")
-            var occurrences: [String: Int] = [:]
+            // Each key's digest is computed once, however many findings share it (all those of one expression).
+            var occurrences: [String: (digest: String, count: Int)] = [:]
             for diagnostic in file.diagnostics {
-                let key = [fingerprintPath, diagnostic.ruleId, diagnostic.pointer, diagnostic.layer?.id ?? ""].joined(separator: "\u{0}")
-                occurrences[key, default: 0] += 1
-                let fingerprint = SHA256.hex(key) + ":" + String(occurrences[key]!)
-                results.append(result(diagnostic, ruleIndex: ruleIndex[diagnostic.ruleId]!, artifact: artifact, fingerprint: fingerprint))
+                let key = fingerprintPath + "\u{0}" + diagnostic.ruleId + "\u{0}" + diagnostic.pointer + "\u{0}" + (diagnostic.layer?.id ?? "")
+                let count: Int
+                let digest: String
+                if let seen = occurrences[key] {
+                    (digest, count) = (seen.digest, seen.count + 1)
+                } else {
+                    (digest, count) = (SHA256.hex(key), 1)
+                }
+                occurrences[key] = (digest, count)
+                let fingerprint = digest + ":" + String(count)
+                results.append((diagnostic, artifact, fingerprint))
             }
         }
 
@@ -79,7 +93,10 @@ enum SARIFFormatter {
             ("tool", .object([("driver", driver)])),
             ("originalUriBaseIds", .object([(sourceRootId, .object([("uri", .string(ReportPaths.folderURI(options.baseDirectory)))]))])),
             ("columnKind", .string("unicodeCodePoints")),
-            ("results", .array(results)),
+            ("results", .generated(count: results.count) { i in
+                let (diagnostic, artifact, fingerprint) = results[i]
+                return result(diagnostic, ruleIndex: ruleIndex[diagnostic.ruleId]!, artifact: artifact, fingerprint: fingerprint)
+            }),
         ])
         return .object([
             ("$schema", .string(schemaURI)),

@@ -37,10 +37,6 @@ enum StylishFormatter {
     }
 
     private static func text(of report: LintReport) -> String {
-        var blocks: [String] = []
-        for file in report.files where !file.diagnostics.isEmpty {
-            blocks.append(block(for: file))
-        }
         let summary = report.summary
         guard summary.problems > 0 else {
             return "No problems found".green + "\n"
@@ -53,10 +49,20 @@ enum StylishFormatter {
         // As ESLint says how many problems its --fix would fix.
         let fixable = report.files.reduce(0) { $0 + $1.diagnostics.filter { $0.fix != nil }.count }
         let hint = fixable == 0 ? "" : "  " + TextSanitizing.count(fixable, "problem") + " fixable with --fix (see the changes first with --fix-dry-run)\n"
-        return blocks.joined(separator: "\n") + "\n" + colored + "\n" + hint
+        // One string written as it goes: a report of 250,000 findings is some 75 MB of text.
+        var out = ""
+        for (i, file) in report.files.filter({ !$0.diagnostics.isEmpty }).enumerated() {
+            if i > 0 { out += "\n" }
+            appendBlock(for: file, to: &out)
+        }
+        out += "\n"
+        out += colored
+        out += "\n"
+        out += hint
+        return out
     }
 
-    private static func block(for file: FileReport) -> String {
+    private static func appendBlock(for file: FileReport, to out: inout String) {
         struct Row {
             var line: String
             var column: String
@@ -73,19 +79,28 @@ enum StylishFormatter {
         let columnWidth = rows.map(\.column.count).max() ?? 0
         let severityWidth = rows.map(\.severity.rawValue.count).max() ?? 0
         // Messages are whole sentences: aligning rule IDs after the longest would push them off screen.
-        let messageWidth = rows.allSatisfy { $0.message.count <= 60 } ? (rows.map(\.message.count).max() ?? 0) : 0
+        // (A message of at most 60 bytes has at most 60 characters: most are counted without walking them.)
+        let messageWidth = rows.allSatisfy { $0.message.utf8.count <= 60 || $0.message.count <= 60 } ? (rows.map(\.message.count).max() ?? 0) : 0
 
-        var out = TextSanitizing.visibleControlCharacters(file.path).underline + "\n"
+        out += TextSanitizing.visibleControlCharacters(file.path).underline
+        out += "\n"
         for row in rows {
             let position = pad(row.line, to: lineWidth, left: true) + ":" + pad(row.column, to: columnWidth)
-            let severity = colored(row.severity, pad(row.severity.rawValue, to: severityWidth))
-            out += "  " + position.dim + "  " + severity + "  " + pad(row.message, to: messageWidth) + "  " + row.ruleId.dim + "\n"
+            out += "  "
+            out += position.dim
+            out += "  "
+            out += colored(row.severity, pad(row.severity.rawValue, to: severityWidth))
+            out += "  "
+            out += pad(row.message, to: messageWidth)
+            out += "  "
+            out += row.ruleId.dim
+            out += "\n"
         }
-        return out
     }
 
     /// Pads on the right (or left) to `width` characters; the padding goes outside any colour.
     private static func pad(_ text: String, to width: Int, left: Bool = false) -> String {
+        guard width > 0 else { return text }
         let padding = String(repeating: " ", count: max(0, width - text.count))
         return left ? padding + text : text + padding
     }

@@ -5,12 +5,10 @@ enum TextSanitizing {
     /// `\u{1B}`. Stops an escape sequence in a map from restyling or rewriting the user's terminal, and keeps a
     /// one-line format on one line.
     static func visibleControlCharacters(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if isControl(scalar) { out += escape(scalar) } else { out.unicodeScalars.append(scalar) }
-        }
-        return out
+        // C1 controls are U+0080-U+009F, two bytes in UTF-8 starting 0xC2: text without a byte below 0x20, DEL
+        // or 0xC2 has none (the common case, checked without decoding).
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
+        return TextEscaping.escaped(text, isPlainASCII: { $0 >= 0x20 && $0 != 0x7F }, replacement: { isControl($0) ? escape($0) : nil })
     }
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -15,9 +15,11 @@ final class ArcadeExpression {
     let profile: ArcadeProfile
     /// The expression text as Unicode scalars (after `{{ }}` substitution, as the rules see every string).
     let text: [Unicode.Scalar]
+    /// The same text as a string (what the parser reads; not rebuilt from the scalars for each expression).
+    private let string: String
     let tokens: [ArcadeToken]
     /// The syntax tree, or every syntax error (Arcade's parser), made on first use.
-    private(set) lazy var parsed: Result<ArcadeScript, ArcadeSyntaxErrors> = ArcadeParser.parse(String(String.UnicodeScalarView(text)))
+    private(set) lazy var parsed: Result<ArcadeScript, ArcadeSyntaxErrors> = ArcadeParser.parse(string)
     /// The calls, field reads, profile variables and layer names of the expression; nil when it does not parse.
     private(set) lazy var analysis: ArcadeAnalysis? = {
         guard case .success(let script) = parsed else { return nil }
@@ -43,6 +45,7 @@ final class ArcadeExpression {
         self.node = node
         let scalars = Array(text.unicodeScalars)
         self.text = scalars
+        string = text
         tokens = ArcadeTokenizer(scalars).tokens
         self.source = source
     }
@@ -50,20 +53,23 @@ final class ArcadeExpression {
     /// The pointer of the `expression` string.
     var pointer: JSONPointer { infoPointer / "expression" }
 
-    /// "'age' (expressionInfos[2])": how messages name the expression.
-    var displayName: String {
+    /// ``pointer`` as a report writes it, made once for all the findings in the expression.
+    private(set) lazy var pointerText: String = pointer.description
+
+    /// "'age' (expressionInfos[2])": how messages name the expression (made once: an expression may have
+    /// thousands of findings, each message naming it).
+    private(set) lazy var displayName: String = {
         let index = infoPointer.tokens.last ?? "?"
         if let name, !name.isEmpty { return "'\(name)'" }
         return "expressionInfos[\(index)]"
-    }
+    }()
 
     /// True for an expression of a form (any form profile).
     var isFormExpression: Bool { profile != .popup }
 
     /// "the pop-up of layer 'Trees' (id Trees_1)" or "the form of table 'Inspections' (id ...)": where messages say it is.
-    var place: String {
+    private(set) lazy var place: String =
         (isFormExpression ? "the form of " : "the pop-up of ") + (layer.layer.isTable ? "table " : "layer ") + layer.layer.displayName
-    }
 
     /// The byte offset in the file of scalar `offset` of the expression.
     func fileOffset(of offset: Int) -> Int {

@@ -16,7 +16,7 @@ extension MapContext {
     /// Reports a finding at scalar `offset` of `expression` (the exact character in the file), about `about`
     /// (the name or problem a baseline matches it by, whatever else of the expression changes).
     func report(_ rule: any Rule.Type, in expression: ArcadeExpression, at offset: Int, about: String, message: String) {
-        lint.report(rule, pointer: expression.pointer, offset: expression.fileOffset(of: offset), message: message,
+        lint.report(rule, pointer: expression.pointer, pointerText: expression.pointerText, offset: expression.fileOffset(of: offset), message: message,
                     layer: expression.layer.layer, metadataSource: expression.layer.resolved?.source, about: about)
     }
 }

@@ -77,6 +77,26 @@ struct ArcadeTokenizer {
 
     private func at(_ i: Int) -> Unicode.Scalar? { i < text.count ? text[i] : nil }
 
+    /// The text of scalars `range`, written straight into the string's UTF-8 storage (building a
+    /// `String.UnicodeScalarView` appends scalar by scalar, which cost more than the rest of the tokenizer).
+    private func string(_ range: Range<Int>) -> String {
+        String(unsafeUninitializedCapacity: range.count * 4) { buffer in
+            var n = 0
+            for scalar in text[range] {
+                if scalar.isASCII {
+                    buffer[n] = UInt8(truncatingIfNeeded: scalar.value)
+                    n += 1
+                } else if let encoded = UTF8.encode(scalar) {
+                    for byte in encoded {
+                        buffer[n] = byte
+                        n += 1
+                    }
+                }
+            }
+            return n
+        }
+    }
+
     private mutating func run() {
         while index < text.count {
             let c = text[index]
@@ -113,11 +133,11 @@ struct ArcadeTokenizer {
                 close(c, at: start)
             case "0"..."9":
                 while index < text.count, Self.isNamePart(text[index]) || text[index] == "." { index += 1 }
-                append(.number, start, String(String.UnicodeScalarView(text[start..<index])))
+                append(.number, start, string(start..<index))
             default:
                 if Self.isNameStart(c) {
                     while index < text.count, Self.isNamePart(text[index]) { index += 1 }
-                    append(.identifier, start, String(String.UnicodeScalarView(text[start..<index])))
+                    append(.identifier, start, string(start..<index))
                 } else {
                     punctuation(start)
                 }

@@ -40,13 +40,21 @@ public final class LintContext {
     /// finding matched.
     public func report(_ rule: any Rule.Type, pointer: JSONPointer, offset: Int, message: String,
                        layer: MapLayer? = nil, metadataSource: MetadataSource? = nil, fix: Fix? = nil, about: String? = nil) {
+        report(rule, pointer: pointer, pointerText: nil, offset: offset, message: message, layer: layer, metadataSource: metadataSource,
+               fix: fix, about: about)
+    }
+
+    /// ``report(_:pointer:offset:message:layer:metadataSource:fix:about:)`` with `pointer` already written
+    /// out (`pointerText`, when not nil): the rules that report many findings at one pointer write it once.
+    func report(_ rule: any Rule.Type, pointer: JSONPointer, pointerText: String?, offset: Int, message: String,
+                layer: MapLayer? = nil, metadataSource: MetadataSource? = nil, fix: Fix? = nil, about: String? = nil) {
         let id = rule.description.id
         guard let severity = configuration.severity(of: id, default: rule.description.severity, path: path, layer: layer) else {
             return
         }
         let position = source.position(ofOffset: offset)
         diagnostics.append(Diagnostic(
-            ruleId: id, severity: severity, message: message, pointer: pointer.description,
+            ruleId: id, severity: severity, message: message, pointer: pointerText ?? pointer.description,
             line: position.line, column: position.column, layer: layer.map(LayerReference.init),
             metadataSource: metadataSource, fix: fix,
             subject: !recordSubjects ? nil

@@ -142,7 +142,15 @@ public final class Linter: @unchecked Sendable {
                 rule.check(map)
             }
         }
-        return FileReport(path: context.path, kind: prepared.kind, diagnostics: context.diagnostics.sorted(by: Diagnostic.reportOrder))
+        return FileReport(path: context.path, kind: prepared.kind, diagnostics: Self.inReportOrder(context.diagnostics))
+    }
+
+    /// `diagnostics` sorted by ``Diagnostic/reportOrder``; as they are when already so (one rule's findings in
+    /// one expression are reported in order: checked in one pass instead of sorting 250,000 of them).
+    static func inReportOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        var i = 1
+        while i < diagnostics.count, !Diagnostic.reportOrder(diagnostics[i], diagnostics[i - 1]) { i += 1 }
+        return i >= diagnostics.count ? diagnostics : diagnostics.sorted(by: Diagnostic.reportOrder)
     }
 
     /// Reads and lints a file from disk.
