@@ -17,7 +17,9 @@ final class ArcadeLexer {
     private var templateStarts: [ArcadeSourceRange] = []
     private var sawNewline = false
 
+    /// The first error, if any. `failed` says the same without copying it (the lexer asks at every token).
     private(set) var error: ArcadeError?
+    private(set) var failed = false
     private var finished = false
 
     init(_ source: String) {
@@ -43,7 +45,7 @@ final class ArcadeLexer {
         if !finished {
             let buffer = UnsafeBufferPointer(storage)
             skipSpaceAndComments(buffer)
-            if error == nil, index < buffer.count {
+            if !failed, index < buffer.count {
                 let newline = sawNewline
                 sawNewline = false
                 if var token = next(buffer) {
@@ -52,7 +54,7 @@ final class ArcadeLexer {
                 }
             }
             finished = true
-            if error == nil && !templateBraces.isEmpty {
+            if !failed && !templateBraces.isEmpty {
                 fail("unterminated template literal: a `${` placeholder is never closed by `}`", at: here(), length: 0)
             }
         }
@@ -72,7 +74,8 @@ final class ArcadeLexer {
     }
 
     private func fail(_ message: String, at position: ArcadeSourceRange, length: Int = 1) {
-        guard error == nil else { return }
+        guard !failed else { return }
+        failed = true
         error = ArcadeError(ruleId: ArcadeError.syntax, message: message, line: position.line,
                             column: position.column, offset: position.start, length: max(1, length))
     }

@@ -24,7 +24,7 @@ public enum ArcadeParser {
             // for the parser: read the rest of the tokens, and report that (at its opening) when there is one.
             // (Only texts with a quote, backtick or slash can hold one: a megabyte of `(` is not read twice.)
             if source.utf8.contains(where: { $0 == 0x27 || $0 == 0x22 || $0 == 0x60 || $0 == 0x2F }) {
-                while parser.lexer.error == nil, parser.lexer.nextToken().kind != .endOfInput {}
+                while !parser.lexer.failed, parser.lexer.nextToken().kind != .endOfInput {}
             }
             if let lexical = parser.lexer.error {
                 return .failure(ArcadeSyntaxErrors(errors: [lexical]))
