@@ -6,19 +6,23 @@
 ///     }
 ///
 /// Never throws out of control and never recurses without bound: nesting deeper than `maximumNesting` (brackets,
-/// blocks, unary operators) or a tree taller than `maximumHeight` is a syntax error ("nested too deeply").
+/// blocks, unary operators) or a tree taller than `maximumHeight` is a syntax error ("nested too deeply"). A chain
+/// of operators of one precedence (`1 + 1 + ... + 1`, as generated expressions have) is one flat node, however long.
 public enum ArcadeParser {
     /// How deeply brackets, blocks and prefix operators may nest.
     public static let maximumNesting = 200
-    /// How many levels an expression's tree may have (long chains such as `a + b + c + ...` count one a term).
+    /// How many levels an expression's tree may have (a chain such as `a + b + c + ...` is one level; `a.b.c...`
+    /// and `f()()...` count one a step).
     public static let maximumHeight = 1000
 
     public static func parse(_ source: String) -> Result<ArcadeScript, ArcadeSyntaxErrors> {
-        var parser = Parser(lexer: ArcadeLexer(source))
+        // About one node for every four bytes of real-looking expressions.
+        var parser = Parser(lexer: ArcadeLexer(source), expectedNodes: min(source.utf8.count / 4 + 8, 1 << 16))
         do {
-            let script = try parser.script()
+            let root = try parser.script()
             if let error = parser.lexer.error { return .failure(ArcadeSyntaxErrors(errors: [error])) }
-            return .success(script)
+            let tree = parser.tree
+            return .success(ArcadeScript(tree: tree, root: root))
         } catch let error as ArcadeError {
             // A string, template literal or comment that is never closed turns the rest of the text into noise
             // for the parser: read the rest of the tokens, and report that (at its opening) when there is one.
@@ -50,12 +54,22 @@ struct Parser {
     /// input), and the one before it (for `previousEnd`). Older tokens are dropped as the parser moves on.
     private(set) var tokens: [ArcadeToken] = []
     var position = 0
+    /// The nodes built so far.
+    var tree: SyntaxNodes
+    /// Children gathered for a node not yet built (arguments, elements, statements), as a stack: each list from
+    /// its mark to the top, taken off when its node is built.
+    var pending: [Int32] = []
+    /// The operators of a chain of binary operators being read (`SyntaxOperators` codes), as a stack like `pending`.
+    var pendingOperators: [UInt8] = []
     var nesting = 0
     /// How many loops enclose the current statement inside the current function (`break`, `continue` need one).
     var loops = 0
 
-    init(lexer: ArcadeLexer) {
+    init(lexer: ArcadeLexer, expectedNodes: Int) {
         self.lexer = lexer
+        tree = SyntaxNodes(expectedNodes: expectedNodes)
+        tokens.reserveCapacity(16)
+        pending.reserveCapacity(32)
         fill()
     }
 
@@ -75,14 +89,16 @@ struct Parser {
     var currentKind: ArcadeToken.Kind { tokens[position].kind }
     var previousEnd: Int { position > 0 ? tokens[position - 1].range.end : 0 }
 
-    mutating func script() throws -> ArcadeScript {
-        var statements: [ArcadeStatement] = []
+    /// The script's statements, then its root node (the last one); returns the root's index.
+    mutating func script() throws -> Int32 {
+        let mark = pending.count
         while currentKind != .endOfInput {
-            statements.append(try statement())
+            pending.append(try statement())
         }
         let end = tokens[position].range
-        let start = statements.first?.range ?? end
-        return ArcadeScript(statements: statements, range: ArcadeSourceRange(start: 0, end: end.end, line: 1, column: 1).through(start))
+        let start = mark < pending.count ? tree[pending[mark]].range : end
+        let range = ArcadeSourceRange(start: 0, end: end.end, line: 1, column: 1).through(start)
+        return build(.script, range, from: mark)
     }
 
     // MARK: - Helpers
@@ -157,21 +173,40 @@ struct Parser {
     }
 
     /// A node over one or two children, its height checked.
-    func node(_ kind: ArcadeExpression.Kind, _ range: ArcadeSourceRange, _ child: ArcadeExpression, _ other: ArcadeExpression? = nil) throws -> ArcadeExpression {
-        let height = max(child.height, other?.height ?? 0) + 1
-        if height > ArcadeParser.maximumHeight {
-            throw error("nested too deeply: the expression has more than \(ArcadeParser.maximumHeight) levels", at: range)
-        }
-        return ArcadeExpression(kind, range, height: height)
+    mutating func node(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: String? = nil,
+                       _ child: Int32, _ other: Int32? = nil) throws -> Int32 {
+        var height = tree[child].height
+        if let other { height = max(height, tree[other].height) }
+        return tree.add(kind, range, detail: detail, text: text, height: try checked(height + 1, range), child, other)
     }
 
-    func node(_ kind: ArcadeExpression.Kind, _ range: ArcadeSourceRange, children: [ArcadeExpression]) throws -> ArcadeExpression {
-        var height = 0
-        for child in children where child.height > height { height = child.height }
-        height += 1
+    /// A node over the children gathered in `pending` from `mark` (taken off), its height checked; absent
+    /// children are allowed.
+    mutating func node(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: String? = nil,
+                       from mark: Int) throws -> Int32 {
+        var height: Int32 = 0
+        for child in pending[mark...] where child != SyntaxNodes.absent { height = max(height, tree[child].height) }
+        let index = tree.add(kind, range, detail: detail, text: text, height: try checked(height + 1, range), children: pending[mark...])
+        pending.removeSubrange(mark...)
+        return index
+    }
+
+    /// A statement node over the children gathered from `mark` (statements are not bounded by height, but by nesting).
+    mutating func build(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: String? = nil, from mark: Int) -> Int32 {
+        let index = tree.add(kind, range, detail: detail, text: text, children: pending[mark...])
+        pending.removeSubrange(mark...)
+        return index
+    }
+
+    /// A leaf: a literal, a name, a statement without parts.
+    mutating func leaf(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: String? = nil, number: Double = 0) -> Int32 {
+        tree.add(kind, range, detail: detail, text: text, number: number)
+    }
+
+    func checked(_ height: Int32, _ range: ArcadeSourceRange) throws -> Int32 {
         if height > ArcadeParser.maximumHeight {
             throw error("nested too deeply: the expression has more than \(ArcadeParser.maximumHeight) levels", at: range)
         }
-        return ArcadeExpression(kind, range, height: height)
+        return height
     }
 }

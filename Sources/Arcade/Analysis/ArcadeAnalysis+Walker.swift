@@ -1,0 +1,107 @@
+extension ArcadeAnalysis {
+    /// The walk: every node of the script's flat storage once, in the order of the text. Recursion follows the
+    /// tree's height (bounded by the parser); a chain of operators is one node with many children.
+    struct Walker {
+        let tree: SyntaxNodes
+        /// Names declared with `var`, `function`, as parameters or loop variables, lower-cased.
+        var declared = Set<String>()
+        var analysis = ArcadeAnalysis()
+        /// Names given to `Expects`, and literal FeatureSet names: kept aside until the declarations are known.
+        var expected: [FieldRead] = []
+        var layerNames: [NamedReference] = []
+        var relationshipNames: [NamedReference] = []
+
+        init(tree: SyntaxNodes) {
+            self.tree = tree
+            // Room for every call, member and profile variable the parser counted: one allocation per list.
+            analysis.calls.reserveCapacity(tree.count(of: .call))
+            analysis.fieldReads.reserveCapacity(tree.count(of: .member) + tree.count(of: .index))
+            analysis.profileVariables.reserveCapacity(tree.count(of: .identifier) / 2)
+        }
+
+        mutating func visit(_ index: Int32) {
+            guard index != SyntaxNodes.absent else { return }
+            let node = tree[index]
+            switch node.kind {
+            case .number, .text, .boolean, .null, .templatePiece, .name, .break, .continue, .empty:
+                return
+            case .identifier:
+                let name = tree.text(node)
+                if name.utf8.first == UInt8(ascii: "$") {
+                    analysis.profileVariables.append(ProfileVariableUse(name: name, range: node.range))
+                }
+                return
+            case .declaration:
+                declared.insert(tree.text(node).lowercased())
+            case .forIn:
+                declared.insert(tree.text(tree[tree.child(node, 0)]).lowercased())
+            case .function:
+                declared.insert(tree.text(node).lowercased())
+                for parameter in tree.children(of: tree[tree.child(node, 1)]) { declared.insert(tree.text(tree[parameter]).lowercased()) }
+            case .member:
+                let object = tree.child(node, 0)
+                if let variable = featureVariable(object) {
+                    let name = tree[tree.child(node, 1)]
+                    analysis.fieldReads.append(FieldRead(name: tree.text(name), range: name.range, profileVariable: variable, isExpected: false))
+                }
+                visit(object)
+                return
+            case .index:
+                let object = tree.child(node, 0), key = tree.child(node, 1)
+                if let variable = featureVariable(object), let name = literalText(key) {
+                    analysis.fieldReads.append(FieldRead(name: name, range: tree[key].range, profileVariable: variable, isExpected: false))
+                }
+            case .call:
+                call(node)
+            default:
+                break
+            }
+            for child in tree.children(of: node) { visit(child) }
+        }
+
+        mutating func call(_ node: SyntaxNode) {
+            let callee = tree[tree.child(node, 0)]
+            guard callee.kind == .identifier else { return }
+            let name = tree.text(callee)
+            let arguments = tree.children(of: node).dropFirst()
+            analysis.calls.append(Call(name: name, nameRange: callee.range, range: node.range, argumentCount: arguments.count,
+                                       isDeclaredInExpression: false))
+            if SyntaxNodes.equalsIgnoringASCIICase(name, "expects") {
+                guard let first = arguments.first, let variable = featureVariable(first) else { return }
+                for argument in arguments.dropFirst() {
+                    if let field = literalText(argument), field != "*" {
+                        expected.append(FieldRead(name: field, range: tree[argument].range, profileVariable: variable, isExpected: true))
+                    }
+                }
+                return
+            }
+            let isLayer = SyntaxNodes.equalsIgnoringASCIICase(name, "featuresetbyname")
+            guard isLayer || SyntaxNodes.equalsIgnoringASCIICase(name, "featuresetbyrelationshipname") else { return }
+            guard arguments.count >= 2 else { return }
+            let source = arguments[arguments.startIndex], nameArgument = arguments[arguments.startIndex + 1]
+            guard let literal = literalText(nameArgument) else { return }
+            let reference = NamedReference(name: literal, range: tree[nameArgument].range,
+                                           source: tree[source].kind == .identifier ? tree.text(tree[source]) : nil, callRange: node.range)
+            if isLayer { layerNames.append(reference) } else { relationshipNames.append(reference) }
+        }
+
+        /// "$feature" or "$originalFeature" as written, when the node is one of them.
+        func featureVariable(_ index: Int32) -> String? {
+            let node = tree[index]
+            guard node.kind == .identifier else { return nil }
+            let name = tree.text(node)
+            return SyntaxNodes.equalsIgnoringASCIICase(name, "$feature") || SyntaxNodes.equalsIgnoringASCIICase(name, "$originalfeature")
+                ? name : nil
+        }
+
+        /// The text of a string literal (or a template without placeholders); nil for anything built.
+        func literalText(_ index: Int32) -> String? {
+            let node = tree[index]
+            switch node.kind {
+            case .text: return tree.text(node)
+            case .template where node.count == 1: return tree.text(tree[tree.child(node, 0)])
+            default: return nil
+            }
+        }
+    }
+}
