@@ -4,7 +4,7 @@ extension ArcadeAnalysis {
     struct Walker {
         let tree: SyntaxNodes
         /// Names declared with `var`, `function`, as parameters or loop variables, lower-cased.
-        var declared = Set<String>()
+        var declared = FoldedNames()
         var analysis = ArcadeAnalysis()
         /// Names given to `Expects`, and literal FeatureSet names: kept aside until the declarations are known.
         var expected: [FieldRead] = []
@@ -14,9 +14,9 @@ extension ArcadeAnalysis {
         init(tree: SyntaxNodes) {
             self.tree = tree
             // Room for every call, member and profile variable the parser counted: one allocation per list.
-            analysis.calls.reserveCapacity(tree.count(of: .call))
-            analysis.fieldReads.reserveCapacity(tree.count(of: .member) + tree.count(of: .index))
-            analysis.profileVariables.reserveCapacity(tree.count(of: .identifier) / 2)
+            analysis.calls.reserveCapacity(tree.calls)
+            analysis.fieldReads.reserveCapacity(tree.members)
+            analysis.profileVariables.reserveCapacity(tree.identifiers / 2)
         }
 
         mutating func visit(_ index: Int32) {
@@ -32,12 +32,12 @@ extension ArcadeAnalysis {
                 }
                 return
             case .declaration:
-                declared.insert(tree.text(node).lowercased())
+                declared.insert(tree.text(node))
             case .forIn:
-                declared.insert(tree.text(tree[tree.child(node, 0)]).lowercased())
+                declared.insert(tree.text(tree[tree.child(node, 0)]))
             case .function:
-                declared.insert(tree.text(node).lowercased())
-                for parameter in tree.children(of: tree[tree.child(node, 1)]) { declared.insert(tree.text(tree[parameter]).lowercased()) }
+                declared.insert(tree.text(node))
+                for parameter in tree.children(of: tree[tree.child(node, 1)]) { declared.insert(tree.text(tree[parameter])) }
             case .member:
                 let object = tree.child(node, 0)
                 if let variable = featureVariable(object) {
@@ -104,4 +104,27 @@ extension ArcadeAnalysis {
             }
         }
     }
+}
+
+/// Names lower-cased, as a short list while there are few (an expression declares a handful: comparing a few small
+/// strings is cheaper than hashing them) and as a set past `listLimit`.
+struct FoldedNames {
+    static let listLimit = 16
+    private var list: [String] = []
+    private var set: Set<String>?
+
+    var isEmpty: Bool { list.isEmpty }
+
+    mutating func insert(_ name: String) {
+        let folded = name.lowercased()
+        if set != nil {
+            set!.insert(folded)
+        } else if !list.contains(folded) {
+            list.append(folded)
+            if list.count > FoldedNames.listLimit { set = Set(list) }
+        }
+    }
+
+    /// Whether `folded` (lower-cased) was inserted.
+    func contains(_ folded: String) -> Bool { set?.contains(folded) ?? list.contains(folded) }
 }

@@ -74,7 +74,8 @@ public struct ArcadeAnalysis {
         self.init()
         swap(&self, &walker.analysis)   // the lists move here (changed below in place, not copied)
         if !declared.isEmpty {
-            for (index, call) in calls.enumerated() where declared.contains(call.name.lowercased()) {
+            for index in calls.indices where declared.contains(calls[index].name.lowercased()) {
+                let call = calls[index]
                 calls[index] = Call(name: call.name, nameRange: call.nameRange, range: call.range, argumentCount: call.argumentCount,
                                     isDeclaredInExpression: true)
             }

@@ -178,8 +178,16 @@ final class ArcadeLexer {
     private func isIdentifierPart(_ byte: UInt8) -> Bool { isIdentifierStart(byte) || isDigit(byte) || (byte >= 0x80) }
 
     private func identifier(_ buffer: UnsafeBufferPointer<UInt8>, _ start: ArcadeSourceRange) -> ArcadeToken {
+        // No byte of a name breaks a line: move over it counting scalars only.
         let first = index
-        while index < buffer.count && isIdentifierPart(buffer[index]) { advance(buffer) }
+        var continuations = 0
+        while index < buffer.count {
+            let byte = buffer[index]
+            guard isIdentifierPart(byte) else { break }
+            if byte & 0xC0 == 0x80 { continuations += 1 }
+            index += 1
+        }
+        scalar += index - first - continuations
         let word = UnsafeBufferPointer(rebasing: buffer[first..<index])
         let text = String(decoding: word, as: UTF8.self)
         let range = range(from: start)

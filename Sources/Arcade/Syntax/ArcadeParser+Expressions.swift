@@ -68,7 +68,7 @@ extension Parser {
             let mark = pending.count, operatorMark = pendingOperators.count
             pending.append(left)
             while let next = Parser.binaryOperator(currentKind), next.precedence == first.precedence {
-                _ = advance()
+                skip()
                 pending.append(try binary(minimumPrecedence: first.precedence + 1))
                 pendingOperators.append(next.code)
             }
@@ -76,7 +76,7 @@ extension Parser {
             let range = start.through(tree[pending[pending.count - 1]].range)
             if pending.count - mark == 2 {
                 let right = pending[mark + 1]
-                pending.removeSubrange(mark...)
+                pending.removeLast(pending.count - mark)
                 left = try node(first.logical ? .logical : .binary, range, detail: first.code, left, right)
             } else if first.logical {   // one operator: `||` and `&&` each have a precedence of their own
                 left = try node(.logicalChain, range, detail: first.code, from: mark)
@@ -90,7 +90,7 @@ extension Parser {
                 }
                 left = try node(.binaryChain, range, from: mark)
             }
-            pendingOperators.removeSubrange(operatorMark...)
+            pendingOperators.removeLast(pendingOperators.count - operatorMark)
         }
         return left
     }
@@ -113,7 +113,7 @@ extension Parser {
         default:
             return try postfix()
         }
-        _ = advance()
+        skip()
         try enter(start)
         defer { leave() }
         let operand = try unary()
@@ -129,10 +129,10 @@ extension Parser {
         while true {
             switch currentKind {
             case .punctuator(.dot):
-                _ = advance()
+                skip()
                 let name = current
                 switch name.kind {
-                case .identifier, .keyword: _ = advance()
+                case .identifier, .keyword: skip()
                 default: throw error("expected a name after '.', found \(describe(name))", at: name.range)
                 }
                 let nameNode = leaf(.name, name.range, text: name.text)
@@ -169,29 +169,41 @@ extension Parser {
     }
 
     mutating func primary() throws -> Int32 {
+        let kind = currentKind, range = tokens[position].range
+        switch kind {
+        case .number:
+            let number = tokens[position].number
+            skip()
+            return leaf(.number, range, number: number)
+        case .string:
+            let text = tokens[position].text
+            skip()
+            return leaf(.text, range, text: text)
+        case .identifier:
+            let text = tokens[position].text
+            skip()
+            return leaf(.identifier, range, text: text)
+        case .keyword(.true), .keyword(.false):
+            skip()
+            return leaf(.boolean, range, detail: kind == .keyword(.true) ? 1 : 0)
+        case .keyword(.null):
+            skip()
+            return leaf(.null, range)
+        default:
+            return try compound()
+        }
+    }
+
+    /// Template literals, parentheses, arrays and dictionaries: the primaries that are more than one token.
+    mutating func compound() throws -> Int32 {
         let token = current
         switch token.kind {
-        case .number:
-            _ = advance()
-            return leaf(.number, token.range, number: token.number)
-        case .string:
-            _ = advance()
-            return leaf(.text, token.range, text: token.text)
         case .templateFull:
-            _ = advance()
+            skip()
             let piece = leaf(.templatePiece, token.range, text: token.text)
             return tree.add(.template, token.range, children: CollectionOfOne(piece))
         case .templateHead:
             return try template()
-        case .keyword(.true), .keyword(.false):
-            _ = advance()
-            return leaf(.boolean, token.range, detail: token.kind == .keyword(.true) ? 1 : 0)
-        case .keyword(.null):
-            _ = advance()
-            return leaf(.null, token.range)
-        case .identifier:
-            _ = advance()
-            return leaf(.identifier, token.range, text: token.text)
         case .punctuator(.leftParen):
             let open = advance()
             try enter(open.range)
@@ -231,10 +243,10 @@ extension Parser {
             let piece = current
             switch piece.kind {
             case .templateMiddle:
-                _ = advance()
+                skip()
                 pending.append(leaf(.templatePiece, piece.range, text: piece.text))
             case .templateTail:
-                _ = advance()
+                skip()
                 pending.append(leaf(.templatePiece, piece.range, text: piece.text))
                 return try node(.template, range(from: head.range), from: mark)
             default:
@@ -259,7 +271,7 @@ extension Parser {
             default:
                 throw error("expected a key (a name or a text) in the dictionary, found \(describe(key))", at: key.range)
             }
-            _ = advance()
+            skip()
             _ = try expect(.colon, "after the dictionary key '\(name.prefix(40))'")
             pending.append(leaf(.name, key.range, text: name))
             pending.append(try assignment())

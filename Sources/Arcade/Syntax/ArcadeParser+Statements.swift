@@ -11,16 +11,16 @@ extension Parser {
             try block()
             return build(.block, range(from: start), from: mark)
         case .punctuator(.semicolon):
-            _ = advance()
+            skip()
             return leaf(.empty, start)
         case .keyword(.var):
-            _ = advance()
+            skip()
             let mark = pending.count
             try variableDeclarations()
             try endOfStatement()
             return build(.variables, range(from: start), from: mark)
         case .keyword(.if):
-            _ = advance()
+            skip()
             let open = try expect(.leftParen, "after 'if'")
             let mark = pending.count
             pending.append(try expression())
@@ -28,7 +28,7 @@ extension Parser {
             pending.append(try statement())
             var otherwise = SyntaxNodes.absent
             if isKeyword(.else) {
-                _ = advance()
+                skip()
                 otherwise = try statement()
             }
             pending.append(otherwise)
@@ -36,7 +36,7 @@ extension Parser {
         case .keyword(.for):
             return try forStatement()
         case .keyword(.while):
-            _ = advance()
+            skip()
             let open = try expect(.leftParen, "after 'while'")
             let mark = pending.count
             pending.append(try expression())
@@ -45,16 +45,16 @@ extension Parser {
             return build(.while, range(from: start), from: mark)
         case .keyword(.break):
             guard loops > 0 else { throw error("'break' outside a loop", at: start) }
-            _ = advance()
+            skip()
             try endOfStatement()
             return leaf(.break, start)
         case .keyword(.continue):
             guard loops > 0 else { throw error("'continue' outside a loop", at: start) }
-            _ = advance()
+            skip()
             try endOfStatement()
             return leaf(.continue, start)
         case .keyword(.return):
-            _ = advance()
+            skip()
             let mark = pending.count
             if !isPunctuator(.semicolon) && !isPunctuator(.rightBrace) && currentKind != .endOfInput && !tokens[position].newlineBefore {
                 pending.append(try expression())
@@ -90,7 +90,7 @@ extension Parser {
             }
             pending.append(try statement())
         }
-        _ = advance()
+        skip()
     }
 
     mutating func endOfStatement() throws {
@@ -151,12 +151,12 @@ extension Parser {
     }
 
     mutating func take(_ keyword: ArcadeKeyword) -> Bool {
-        if isKeyword(keyword) { _ = advance(); return true }
+        if isKeyword(keyword) { skip(); return true }
         return false
     }
 
     mutating func take(_ kind: ArcadeToken.Kind) -> Bool {
-        if currentKind == kind { _ = advance(); return true }
+        if currentKind == kind { skip(); return true }
         return false
     }
 

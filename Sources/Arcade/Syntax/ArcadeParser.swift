@@ -73,14 +73,18 @@ struct Parser {
         fill()
     }
 
+    /// Whether the lexer has given its last token (`.endOfInput`).
+    private var readAll = false
+
     private mutating func fill() {
         if position >= 256 {
             tokens.removeFirst(position - 1)
             position = 1
         }
-        while tokens.count < position + 4 {
-            if let last = tokens.last, last.kind == .endOfInput { return }
-            tokens.append(lexer.nextToken())
+        while tokens.count < position + 4 && !readAll {
+            let token = lexer.nextToken()
+            readAll = token.kind == .endOfInput
+            tokens.append(token)
         }
     }
 
@@ -105,9 +109,14 @@ struct Parser {
 
     mutating func advance() -> ArcadeToken {
         let token = tokens[position]
+        skip()
+        return token
+    }
+
+    /// Moves past the current token (without copying it, as `advance` does).
+    mutating func skip() {
         if position < tokens.count - 1 { position += 1 }
         fill()
-        return token
     }
 
     /// Moves to a token already read (at most three ahead).
@@ -120,7 +129,7 @@ struct Parser {
     func isKeyword(_ k: ArcadeKeyword) -> Bool { currentKind == .keyword(k) }
 
     mutating func take(_ p: ArcadePunctuator) -> Bool {
-        if isPunctuator(p) { _ = advance(); return true }
+        if isPunctuator(p) { skip(); return true }
         return false
     }
 
@@ -187,14 +196,14 @@ struct Parser {
         var height: Int32 = 0
         for child in pending[mark...] where child != SyntaxNodes.absent { height = max(height, tree[child].height) }
         let index = tree.add(kind, range, detail: detail, text: text, height: try checked(height + 1, range), children: pending[mark...])
-        pending.removeSubrange(mark...)
+        pending.removeLast(pending.count - mark)
         return index
     }
 
     /// A statement node over the children gathered from `mark` (statements are not bounded by height, but by nesting).
     mutating func build(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: String? = nil, from mark: Int) -> Int32 {
         let index = tree.add(kind, range, detail: detail, text: text, children: pending[mark...])
-        pending.removeSubrange(mark...)
+        pending.removeLast(pending.count - mark)
         return index
     }
 

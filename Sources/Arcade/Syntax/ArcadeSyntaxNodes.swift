@@ -11,8 +11,8 @@ struct SyntaxNodes {
     private(set) var links: [Int32] = []
     /// Identifiers, names, texts and template pieces, by `SyntaxNode.text`.
     private(set) var texts: [String] = []
-    /// How many nodes of each kind (by `SyntaxKind.rawValue`): the analysis sizes its lists with it.
-    private(set) var counts = [Int32](repeating: 0, count: SyntaxKind.count)
+    /// How many calls, members and indexes, and identifiers: the analysis sizes its lists with them.
+    private(set) var calls = 0, members = 0, identifiers = 0
 
     init() {}
 
@@ -38,8 +38,6 @@ struct SyntaxNodes {
 
     func text(_ node: SyntaxNode) -> String { node.text >= 0 ? texts[Int(node.text)] : "" }
 
-    /// How many nodes of `kind` the tree has.
-    func count(of kind: SyntaxKind) -> Int { Int(counts[Int(kind.rawValue)]) }
 
     /// Whether `text` spells `lowercased` (ASCII) in any case, without building a lower-cased copy.
     static func equalsIgnoringASCIICase(_ text: String, _ lowercased: StaticString) -> Bool {
@@ -84,7 +82,12 @@ struct SyntaxNodes {
             textIndex = Int32(texts.count)
             texts.append(text)
         }
-        counts[Int(kind.rawValue)] += 1
+        switch kind {
+        case .call: calls += 1
+        case .member, .index: members += 1
+        case .identifier: identifiers += 1
+        default: break
+        }
         nodes.append(SyntaxNode(kind: kind, detail: detail, height: height, first: first, count: count, text: textIndex,
                                 number: number, range: range))
         return Int32(nodes.count - 1)
@@ -185,6 +188,4 @@ enum SyntaxKind: UInt8 {
     // Parts.
     /// text: a name (member name, dictionary key, loop variable, function or parameter name) at its range
     case name
-
-    static let count = Int(SyntaxKind.name.rawValue) + 1
 }
