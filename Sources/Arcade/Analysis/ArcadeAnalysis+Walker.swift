@@ -26,9 +26,8 @@ extension ArcadeAnalysis {
             case .number, .text, .boolean, .null, .templatePiece, .name, .break, .continue, .empty:
                 return
             case .identifier:
-                let name = tree.text(node)
-                if name.utf8.first == UInt8(ascii: "$") {
-                    analysis.profileVariables.append(ProfileVariableUse(name: name, range: node.range))
+                if tree.firstByte(of: node) == UInt8(ascii: "$") {
+                    analysis.profileVariables.append(ProfileVariableUse(name: tree.text(node), range: node.range))
                 }
                 return
             case .declaration:
@@ -62,11 +61,10 @@ extension ArcadeAnalysis {
         mutating func call(_ node: SyntaxNode) {
             let callee = tree[tree.child(node, 0)]
             guard callee.kind == .identifier else { return }
-            let name = tree.text(callee)
             let arguments = tree.children(of: node).dropFirst()
-            analysis.calls.append(Call(name: name, nameRange: callee.range, range: node.range, argumentCount: arguments.count,
+            analysis.calls.append(Call(name: tree.text(callee), nameRange: callee.range, range: node.range, argumentCount: arguments.count,
                                        isDeclaredInExpression: false))
-            if SyntaxNodes.equalsIgnoringASCIICase(name, "expects") {
+            if tree.text(of: callee, equalsIgnoringCase: "expects") {
                 guard let first = arguments.first, let variable = featureVariable(first) else { return }
                 for argument in arguments.dropFirst() {
                     if let field = literalText(argument), field != "*" {
@@ -75,8 +73,8 @@ extension ArcadeAnalysis {
                 }
                 return
             }
-            let isLayer = SyntaxNodes.equalsIgnoringASCIICase(name, "featuresetbyname")
-            guard isLayer || SyntaxNodes.equalsIgnoringASCIICase(name, "featuresetbyrelationshipname") else { return }
+            let isLayer = tree.text(of: callee, equalsIgnoringCase: "featuresetbyname")
+            guard isLayer || tree.text(of: callee, equalsIgnoringCase: "featuresetbyrelationshipname") else { return }
             guard arguments.count >= 2 else { return }
             let source = arguments[arguments.startIndex], nameArgument = arguments[arguments.startIndex + 1]
             guard let literal = literalText(nameArgument) else { return }
@@ -89,9 +87,8 @@ extension ArcadeAnalysis {
         func featureVariable(_ index: Int32) -> String? {
             let node = tree[index]
             guard node.kind == .identifier else { return nil }
-            let name = tree.text(node)
-            return SyntaxNodes.equalsIgnoringASCIICase(name, "$feature") || SyntaxNodes.equalsIgnoringASCIICase(name, "$originalfeature")
-                ? name : nil
+            return tree.text(of: node, equalsIgnoringCase: "$feature") || tree.text(of: node, equalsIgnoringCase: "$originalfeature")
+                ? tree.text(node) : nil
         }
 
         /// The text of a string literal (or a template without placeholders); nil for anything built.

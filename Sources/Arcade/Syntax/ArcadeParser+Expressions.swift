@@ -76,7 +76,7 @@ extension Parser {
             let range = start.through(tree[pending[pending.count - 1]].range)
             if pending.count - mark == 2 {
                 let right = pending[mark + 1]
-                pending.removeLast(pending.count - mark)
+                truncatePending(to: mark)
                 left = try node(first.logical ? .logical : .binary, range, detail: first.code, left, right)
             } else if first.logical {   // one operator: `||` and `&&` each have a precedence of their own
                 left = try node(.logicalChain, range, detail: first.code, from: mark)
@@ -90,7 +90,7 @@ extension Parser {
                 }
                 left = try node(.binaryChain, range, from: mark)
             }
-            pendingOperators.removeLast(pendingOperators.count - operatorMark)
+            while pendingOperators.count > operatorMark { pendingOperators.removeLast() }
         }
         return left
     }
@@ -262,17 +262,18 @@ extension Parser {
         let mark = pending.count
         while !isPunctuator(.rightBrace) {
             let key = current
-            let name: String
+            let name: TextSpan
             switch key.kind {
             case .string, .identifier, .keyword: name = key.text
-            case .number: name = ArcadeValue.formatNumber(key.number)
+            case .number: name = keep(ArcadeValue.formatNumber(key.number))
             case .endOfInput:
                 throw error("expected '}' to close the '{' at line \(open.range.line), column \(open.range.column), found the end of the expression", at: key.range)
             default:
                 throw error("expected a key (a name or a text) in the dictionary, found \(describe(key))", at: key.range)
             }
             skip()
-            _ = try expect(.colon, "after the dictionary key '\(name.prefix(40))'")
+            let keyText = text(name)
+            _ = try expect(.colon, "after the dictionary key '\(keyText.prefix(40))'")
             pending.append(leaf(.name, key.range, text: name))
             pending.append(try assignment())
             if !take(.comma) { break }

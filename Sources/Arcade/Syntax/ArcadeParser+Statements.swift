@@ -177,9 +177,9 @@ extension Parser {
                     throw error("expected a parameter name, found \(describe(current))", at: tokens[position].range)
                 }
                 let parameter = advance()
-                let folded = parameter.text.lowercased()
+                let folded = text(parameter.text).lowercased()
                 if parameters.contains(folded) {
-                    throw error("the parameter '\(parameter.text)' is named twice", at: parameter.range)
+                    throw error("the parameter '\(text(parameter.text))' is named twice", at: parameter.range)
                 }
                 parameters.append(folded)
                 pending.append(leaf(.name, parameter.range, text: parameter.text))
@@ -188,7 +188,7 @@ extension Parser {
         _ = try expect(.rightParen, "", opener: open)
         pending.append(build(.parameters, open.range, from: parametersMark))
         guard isPunctuator(.leftBrace) else {
-            throw error("expected '{' to start the body of '\(name.text)', found \(describe(current))", at: tokens[position].range)
+            throw error("expected '{' to start the body of '\(text(name.text))', found \(describe(current))", at: tokens[position].range)
         }
         let enclosingLoops = loops
         loops = 0

@@ -21,14 +21,15 @@ public enum ArcadeParser {
         do {
             let root = try parser.script()
             if let error = parser.lexer.error { return .failure(ArcadeSyntaxErrors(errors: [error])) }
-            let tree = parser.tree
+            var tree = parser.tree
+            swap(&tree.bytes, &parser.texts)
             return .success(ArcadeScript(tree: tree, root: root))
         } catch let error as ArcadeError {
             // A string, template literal or comment that is never closed turns the rest of the text into noise
             // for the parser: read the rest of the tokens, and report that (at its opening) when there is one.
             // (Only texts with a quote, backtick or slash can hold one: a megabyte of `(` is not read twice.)
             if source.utf8.contains(where: { $0 == 0x27 || $0 == 0x22 || $0 == 0x60 || $0 == 0x2F }) {
-                while !parser.lexer.failed, parser.lexer.nextToken().kind != .endOfInput {}
+                while !parser.lexer.failed, parser.lexer.nextToken(&parser.texts).kind != .endOfInput {}
             }
             if let lexical = parser.lexer.error {
                 return .failure(ArcadeSyntaxErrors(errors: [lexical]))
@@ -59,6 +60,8 @@ struct Parser {
     /// Children gathered for a node not yet built (arguments, elements, statements), as a stack: each list from
     /// its mark to the top, taken off when its node is built.
     var pending: [Int32] = []
+    /// The texts of the tokens read (`ArcadeToken.text` points into it): the tree's `bytes` when the parse ends.
+    var texts: [UInt8] = []
     /// The operators of a chain of binary operators being read (`SyntaxOperators` codes), as a stack like `pending`.
     var pendingOperators: [UInt8] = []
     var nesting = 0
@@ -82,7 +85,7 @@ struct Parser {
             position = 1
         }
         while tokens.count < position + 4 && !readAll {
-            let token = lexer.nextToken()
+            let token = lexer.nextToken(&texts)
             readAll = token.kind == .endOfInput
             tokens.append(token)
         }
@@ -150,6 +153,19 @@ struct Parser {
         return advance()
     }
 
+    /// The text of a token (for messages and checks; the tree keeps spans, not Strings).
+    func text(_ span: TextSpan) -> String {
+        guard span.start >= 0 else { return "" }
+        return texts.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[span.start..<span.start + span.count]), as: UTF8.self) }
+    }
+
+    /// Adds a text made here (a dictionary key written as a number) to `texts`.
+    mutating func keep(_ text: String) -> TextSpan {
+        let start = texts.count
+        texts.append(contentsOf: text.utf8)
+        return TextSpan(start: start, count: texts.count - start)
+    }
+
     func error(_ message: String, at range: ArcadeSourceRange) -> ArcadeError {
         ArcadeError(ArcadeError.syntax, message, at: range)
     }
@@ -160,8 +176,8 @@ struct Parser {
         case .string: return "a text"
         case .templateFull, .templateHead: return "a template literal"
         case .templateMiddle, .templateTail: return "'}'"
-        case .identifier: return "'\(token.text.prefix(40))'"
-        case .keyword: return "'\(token.text)'"
+        case .identifier: return "'\(text(token.text).prefix(40))'"
+        case .keyword: return "'\(text(token.text))'"
         case .punctuator(let p): return quoted ? "'\(p.rawValue)'" : p.rawValue
         case .endOfInput: return "the end of the expression"
         }
@@ -182,7 +198,7 @@ struct Parser {
     }
 
     /// A node over one or two children, its height checked.
-    mutating func node(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: String? = nil,
+    mutating func node(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: TextSpan = .none,
                        _ child: Int32, _ other: Int32? = nil) throws -> Int32 {
         var height = tree[child].height
         if let other { height = max(height, tree[other].height) }
@@ -191,24 +207,31 @@ struct Parser {
 
     /// A node over the children gathered in `pending` from `mark` (taken off), its height checked; absent
     /// children are allowed.
-    mutating func node(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: String? = nil,
+    mutating func node(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: TextSpan = .none,
                        from mark: Int) throws -> Int32 {
         var height: Int32 = 0
         for child in pending[mark...] where child != SyntaxNodes.absent { height = max(height, tree[child].height) }
         let index = tree.add(kind, range, detail: detail, text: text, height: try checked(height + 1, range), children: pending[mark...])
-        pending.removeLast(pending.count - mark)
+        truncatePending(to: mark)
         return index
     }
 
+    /// Takes the children gathered from `mark` off `pending` (one at a time: `removeLast(k)` goes through the
+    /// general `replaceSubrange`, a cost at every node).
+    @inline(__always)
+    mutating func truncatePending(to mark: Int) {
+        while pending.count > mark { pending.removeLast() }
+    }
+
     /// A statement node over the children gathered from `mark` (statements are not bounded by height, but by nesting).
-    mutating func build(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: String? = nil, from mark: Int) -> Int32 {
+    mutating func build(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: TextSpan = .none, from mark: Int) -> Int32 {
         let index = tree.add(kind, range, detail: detail, text: text, children: pending[mark...])
-        pending.removeLast(pending.count - mark)
+        truncatePending(to: mark)
         return index
     }
 
     /// A leaf: a literal, a name, a statement without parts.
-    mutating func leaf(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: String? = nil, number: Double = 0) -> Int32 {
+    mutating func leaf(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: TextSpan = .none, number: Double = 0) -> Int32 {
         tree.add(kind, range, detail: detail, text: text, number: number)
     }
 

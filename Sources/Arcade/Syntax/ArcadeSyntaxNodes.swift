@@ -9,8 +9,9 @@ struct SyntaxNodes {
 
     private(set) var nodes: [SyntaxNode] = []
     private(set) var links: [Int32] = []
-    /// Identifiers, names, texts and template pieces, by `SyntaxNode.text`.
-    private(set) var texts: [String] = []
+    /// The UTF-8 bytes of identifiers, names, texts and template pieces (`SyntaxNode.text` is a span of it): the
+    /// lexer's `texts`, given to the tree when the parse ends.
+    var bytes: [UInt8] = []
     /// How many calls, members and indexes, and identifiers: the analysis sizes its lists with them.
     private(set) var calls = 0, members = 0, identifiers = 0
 
@@ -19,7 +20,6 @@ struct SyntaxNodes {
     init(expectedNodes: Int) {
         nodes.reserveCapacity(expectedNodes)
         links.reserveCapacity(expectedNodes)
-        texts.reserveCapacity(expectedNodes / 2)
     }
 
     subscript(_ index: Int32) -> SyntaxNode {
@@ -36,24 +36,32 @@ struct SyntaxNodes {
     @inline(__always)
     func child(_ node: SyntaxNode, _ offset: Int) -> Int32 { links[Int(node.first) + offset] }
 
-    func text(_ node: SyntaxNode) -> String { node.text >= 0 ? texts[Int(node.text)] : "" }
+    /// A node's text (a String made on each call).
+    func text(_ node: SyntaxNode) -> String {
+        guard node.text.start >= 0 else { return "" }
+        return bytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[node.text.start..<node.text.start + node.text.count]), as: UTF8.self)
+        }
+    }
 
-
-    /// Whether `text` spells `lowercased` (ASCII) in any case, without building a lower-cased copy.
-    static func equalsIgnoringASCIICase(_ text: String, _ lowercased: StaticString) -> Bool {
-        guard text.utf8.count == lowercased.utf8CodeUnitCount else { return false }
+    /// Whether a node's text spells `lowercased` (ASCII) in any case, without making a String.
+    func text(of node: SyntaxNode, equalsIgnoringCase lowercased: StaticString) -> Bool {
+        guard node.text.count == lowercased.utf8CodeUnitCount, node.text.start >= 0 else { return false }
         let letters = lowercased.utf8Start
-        var offset = 0
-        for byte in text.utf8 {
-            let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-            if folded != letters[offset] { return false }
-            offset += 1
+        for offset in 0..<node.text.count {
+            let byte = bytes[node.text.start + offset]
+            if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != letters[offset] { return false }
         }
         return true
     }
 
+    /// The first byte of a node's text (0 when it has none).
+    func firstByte(of node: SyntaxNode) -> UInt8 { node.text.start >= 0 && node.text.count > 0 ? bytes[node.text.start] : 0 }
+
+
+
     /// Adds a node whose children are `children`; returns its index.
-    mutating func add(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: String? = nil,
+    mutating func add(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: TextSpan = .none,
                       number: Double = 0, height: Int32 = 1, children: some Collection<Int32>) -> Int32 {
         let first = Int32(links.count)
         links.append(contentsOf: children)
@@ -61,13 +69,13 @@ struct SyntaxNodes {
     }
 
     /// Adds a node without children.
-    mutating func add(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: String? = nil,
+    mutating func add(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: TextSpan = .none,
                       number: Double = 0) -> Int32 {
         add(kind, range, detail: detail, text: text, number: number, height: 1, first: 0, count: 0)
     }
 
     /// Adds a node with one or two children.
-    mutating func add(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: String? = nil,
+    mutating func add(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: TextSpan = .none,
                       height: Int32, _ child: Int32, _ other: Int32? = nil) -> Int32 {
         let first = Int32(links.count)
         links.append(child)
@@ -75,20 +83,15 @@ struct SyntaxNodes {
         return add(kind, range, detail: detail, text: text, number: 0, height: height, first: first, count: other == nil ? 1 : 2)
     }
 
-    private mutating func add(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8, text: String?, number: Double,
+    private mutating func add(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8, text: TextSpan, number: Double,
                               height: Int32, first: Int32, count: Int32) -> Int32 {
-        var textIndex: Int32 = -1
-        if let text {
-            textIndex = Int32(texts.count)
-            texts.append(text)
-        }
         switch kind {
         case .call: calls += 1
         case .member, .index: members += 1
         case .identifier: identifiers += 1
         default: break
         }
-        nodes.append(SyntaxNode(kind: kind, detail: detail, height: height, first: first, count: count, text: textIndex,
+        nodes.append(SyntaxNode(kind: kind, detail: detail, height: height, first: first, count: count, text: text,
                                 number: number, range: range))
         return Int32(nodes.count - 1)
     }
@@ -109,8 +112,8 @@ struct SyntaxNode {
     /// Where the children start in `links`, and how many there are.
     let first: Int32
     let count: Int32
-    /// Index in `texts`, or -1.
-    let text: Int32
+    /// The node's text in `bytes` (`.none` for none).
+    let text: TextSpan
     let number: Double
     var range: ArcadeSourceRange
 }
