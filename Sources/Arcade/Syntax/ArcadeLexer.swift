@@ -39,6 +39,9 @@ final class ArcadeLexer {
 
     deinit { storage.deallocate() }
 
+    /// The source's length in UTF-8 bytes.
+    var byteCount: Int { storage.count }
+
     /// The next token; `.endOfInput` at the end and after an error (read `error`). Tokens are read one at a time,
     /// as the parser asks, so a parser that stops early (nesting too deep) never reads the rest of the text.
     ///
@@ -243,6 +246,17 @@ final class ArcadeLexer {
         if isIdentifierStart(peek(buffer)) {
             fail("a number cannot be followed directly by a letter", at: here())
             return nil
+        }
+        // Whole numbers of up to 15 digits (most literals: indexes, counts, years) are exact as Int: no text to parse.
+        if index - first <= 15 {
+            var whole = 0
+            var digitsOnly = true
+            for offset in first..<index {
+                let byte = buffer[offset]
+                guard isDigit(byte) else { digitsOnly = false; break }
+                whole = whole * 10 + Int(byte - 0x30)
+            }
+            if digitsOnly { return ArcadeToken(kind: .number, number: Double(whole), range: range(from: start)) }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[first..<index]), as: UTF8.self)
         guard let value = Double(text) else {

@@ -73,6 +73,8 @@ struct Parser {
         tree = SyntaxNodes(expectedNodes: expectedNodes)
         tokens.reserveCapacity(16)
         pending.reserveCapacity(32)
+        // The texts are at most as long as the source, but for numbers written again as dictionary keys.
+        texts.reserveCapacity(lexer.byteCount + 16)
         fill()
     }
 
