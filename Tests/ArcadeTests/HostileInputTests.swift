@@ -33,11 +33,52 @@ import Testing
         #expect(seconds < 1)
     }
 
+    /// Generated expressions chain operators of one precedence by the thousand: one flat node, however long.
     @Test func longFlatChainsParseAndEvaluate() throws {
         let sum = Array(repeating: "1", count: 900).joined(separator: " + ")
         #expect(try CoreTest.number(sum) == 900)
-        let tooLong = Array(repeating: "1", count: 5000).joined(separator: "+")
-        #expect(syntaxError(tooLong)?.message.contains("nested too deeply") == true)
+        let long = Array(repeating: "1", count: 100_000).joined(separator: "+")
+        let (value, seconds) = try timed { try CoreTest.number(long) }
+        #expect(value == 100_000)
+        #expect(seconds < 1)
+        let (analysis, _) = timed { try? ArcadeAnalysis.analyze(long).get() }
+        #expect(analysis?.calls.isEmpty == true)
+    }
+
+    @Test func longChainsOfEveryPrecedence() throws {
+        func chain(_ term: String, _ op: String, _ count: Int) -> String { Array(repeating: term, count: count).joined(separator: op) }
+        #expect(try CoreTest.number(chain("2", " * ", 50)) == 1_125_899_906_842_624)
+        #expect(try CoreTest.number("100 - " + chain("1", " - ", 3000)) == -2900)
+        #expect(try CoreTest.boolean(chain("true", " && ", 20_000)) == true)
+        #expect(try CoreTest.boolean(chain("false", " || ", 20_000) + " || true") == true)
+        #expect(try CoreTest.number(chain("1", " | ", 5000)) == 1)
+        #expect(try CoreTest.text(chain("'ab'", " + ", 10_000))?.count == 20_000)
+        // Mixed precedences: each run of one precedence is its own chain.
+        #expect(try CoreTest.number(chain("2 * 3", " + ", 2000) + " - " + chain("1", " * ", 2000)) == 11_999)
+        // && stops at the first false, || at the first true: the index out of range after it is never read.
+        #expect(try CoreTest.boolean("true && false && [1][5] == 1 && true") == false)
+        #expect(try CoreTest.boolean("false || true || [1][5] == 1 || false") == true)
+        #expect(CoreTest.error("true && true && [1][5] == 1 && true")?.ruleId == "arcade/runtime-error")
+    }
+
+    /// A step of a chain fails where the nested tree's step would: the chain from its start through that operand.
+    @Test func anErrorInAChainIsAtItsStep() throws {
+        let short = ArcadeEvaluationContext(limits: ArcadeLimits(maximumTextLength: 10))
+        let error = try #require(CoreTest.error("var n = 1\nvar s = 'abcdef' + 'x' + 'abcdef' + 'y'", short))
+        #expect(error.ruleId == "arcade/too-long")
+        #expect(error.line == 2)
+        #expect(error.column == 9)
+        #expect(error.length == 25)   // 'abcdef' + 'x' + 'abcdef': the step that made the text too long
+        let condition = try #require(CoreTest.error("true && true && 1 && false"))
+        #expect(condition.ruleId == "arcade/runtime-error")
+        #expect(condition.column == 17)
+    }
+
+    @Test func realNestingIsStillRefused() throws {
+        let deep = String(repeating: "(", count: 1 << 20) + "1" + String(repeating: ")", count: 1 << 20)
+        #expect(syntaxError(deep)?.message.contains("nested too deeply") == true)
+        let members = "a" + String(repeating: ".b", count: 5000)
+        #expect(syntaxError(members)?.message.contains("nested too deeply") == true)
     }
 
     @Test func aHundredThousandIterationsAreFine() throws {

@@ -78,4 +78,19 @@ import Testing
             #expect(ArcadeFunctionCatalog.isKnown(name), "\(name) is not in the catalogue")
         }
     }
+
+    @Test func catalogueLookupIgnoresCaseOnly() {
+        for (_, names) in ArcadeFunctionCatalog.categories {
+            for name in names {
+                #expect(ArcadeFunctionCatalog.isKnown(name.uppercased()) && ArcadeFunctionCatalog.isKnown(name.lowercased()), "\(name)")
+                // Near misses agree with the catalogue's table (`Atan` without its `2` is a name too).
+                for variant in [name + "s", String(name.dropLast()), String(name.dropFirst()), "x" + name] {
+                    #expect(ArcadeFunctionCatalog.isKnown(variant) == (ArcadeFunctionCatalog.referenceName(of: variant) != nil), "\(variant)")
+                }
+            }
+        }
+        for name in ["", "$feature", "İif", "Ⅰif", "iif\u{0}", "1Left", String(repeating: "a", count: 100_000), "ΙΙf", "Lefț"] {
+            #expect(!ArcadeFunctionCatalog.isKnown(name), "\(name.prefix(10))")
+        }
+    }
 }

@@ -53,12 +53,45 @@ public enum ArcadeFunctionCatalog {
         return table
     }()
 
-    /// Every reference name as the reference spells it: most calls are written so, and are found without
-    /// lower-casing (which allocates for names longer than 15 bytes, such as FeatureSetByRelationshipName).
-    static let spellings = Set(names.values)
+    /// Whether `name` (any case) is a function of the Arcade function reference. Looks among the few names of its
+    /// length and first letter, comparing bytes without regard to ASCII case (no hashing, no lower-cased copy).
+    public static func isKnown(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let bucket = bucketIndex(bytes) else { return false }
+            for candidate in buckets[bucket] where candidate.count == bytes.count {
+                var same = true
+                for offset in 0..<bytes.count {
+                    let byte = bytes[offset]
+                    if candidate[offset] != (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) { same = false; break }
+                }
+                if same { return true }
+            }
+            return false
+        }
+    }
 
-    /// Whether `name` (any case) is a function of the Arcade function reference.
-    public static func isKnown(_ name: String) -> Bool { spellings.contains(name) || names[name.lowercased()] != nil }
+    /// The lower-cased names (bytes), by `bucketIndex`.
+    static let buckets: [[[UInt8]]] = {
+        var table = [[[UInt8]]](repeating: [], count: (maximumLength + 1) * 27)
+        for folded in names.keys {
+            let bytes = Array(folded.utf8)
+            if let index = bytes.withUnsafeBufferPointer(bucketIndex) { table[index].append(bytes) }
+        }
+        return table
+    }()
+
+    /// No reference name is longer (the longest, FeatureSetByRelationshipClass, has 29 letters).
+    static let maximumLength = 64
+
+    /// A name's bucket: its length and its first letter (a-z in any case, or anything else); nil for an empty or
+    /// overlong name.
+    static func bucketIndex(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let first = bytes.first, bytes.count <= maximumLength else { return nil }
+        let folded = first >= 0x41 && first <= 0x5A ? first | 0x20 : first
+        let letter = folded >= 0x61 && folded <= 0x7A ? Int(folded - 0x61) : 26
+        return bytes.count * 27 + letter
+    }
 
     /// The reference's spelling of `name` (any case), or nil when it is no Arcade function.
     public static func referenceName(of name: String) -> String? { names[name.lowercased()] }

@@ -38,6 +38,11 @@ extension ArcadeCompiler {
             return BinaryNode(op, self.expression(left, scope), self.expression(right, scope), range: range)
         case .logical(let op, let left, let right):
             return LogicalNode(isAnd: op == .and, self.expression(left, scope), self.expression(right, scope), range: range)
+        case .binaryChain(let first, let links):
+            return BinaryChainNode(self.expression(first, scope), links.map { ($0.operator, self.expression($0.operand, scope), $0.range) },
+                                   range: range)
+        case .logicalChain(let op, let operands):
+            return LogicalChainNode(isAnd: op == .and, operands.map { self.expression($0, scope) }, range: range)
         case .assignment(let op, let target, let value):
             return AssignmentNode(assignmentTarget(target, scope), op, self.expression(value, scope), range: range)
         case .update(let increment, let prefix, let target):

@@ -5,10 +5,11 @@ struct ArcadeCompiler {
     static func compile(_ script: ArcadeScript) -> CompiledScript {
         let scope = CompiledScope(parent: nil)
         var compiler = ArcadeCompiler()
-        let functions = compiler.hoist(script.statements, into: scope)
-        let statements = script.statements.map { compiler.statement($0, scope) }
+        let tree = script.statements   // built from the flat storage on each call: once here
+        let functions = compiler.hoist(tree, into: scope)
+        let statements = tree.map { compiler.statement($0, scope) }
         for function in functions { compiler.compileBody(function) }
-        let resultRange = script.statements.last?.range ?? script.range
+        let resultRange = tree.last?.range ?? script.range
         return CompiledScript(statements: statements, globalCount: scope.count, functions: functions, scope: scope,
                               resultRange: resultRange)
     }

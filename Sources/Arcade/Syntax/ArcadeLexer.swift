@@ -17,7 +17,9 @@ final class ArcadeLexer {
     private var templateStarts: [ArcadeSourceRange] = []
     private var sawNewline = false
 
+    /// The first error, if any. `failed` says the same without copying it (the lexer asks at every token).
     private(set) var error: ArcadeError?
+    private(set) var failed = false
     private var finished = false
 
     init(_ source: String) {
@@ -37,22 +39,28 @@ final class ArcadeLexer {
 
     deinit { storage.deallocate() }
 
+    /// The source's length in UTF-8 bytes.
+    var byteCount: Int { storage.count }
+
     /// The next token; `.endOfInput` at the end and after an error (read `error`). Tokens are read one at a time,
     /// as the parser asks, so a parser that stops early (nesting too deep) never reads the rest of the text.
-    func nextToken() -> ArcadeToken {
+    ///
+    /// The texts of names and literals are appended to `texts` (names as written, literals' values with their
+    /// escapes applied); the token points into it (`ArcadeToken.text`).
+    func nextToken(_ texts: inout [UInt8]) -> ArcadeToken {
         if !finished {
             let buffer = UnsafeBufferPointer(storage)
             skipSpaceAndComments(buffer)
-            if error == nil, index < buffer.count {
+            if !failed, index < buffer.count {
                 let newline = sawNewline
                 sawNewline = false
-                if var token = next(buffer) {
+                if var token = next(buffer, &texts) {
                     token.newlineBefore = newline
                     return token
                 }
             }
             finished = true
-            if error == nil && !templateBraces.isEmpty {
+            if !failed && !templateBraces.isEmpty {
                 fail("unterminated template literal: a `${` placeholder is never closed by `}`", at: here(), length: 0)
             }
         }
@@ -72,7 +80,8 @@ final class ArcadeLexer {
     }
 
     private func fail(_ message: String, at position: ArcadeSourceRange, length: Int = 1) {
-        guard error == nil else { return }
+        guard !failed else { return }
+        failed = true
         error = ArcadeError(ruleId: ArcadeError.syntax, message: message, line: position.line,
                             column: position.column, offset: position.start, length: max(1, length))
     }
@@ -137,17 +146,17 @@ final class ArcadeLexer {
 
     // MARK: - Tokens
 
-    private func next(_ buffer: UnsafeBufferPointer<UInt8>) -> ArcadeToken? {
+    private func next(_ buffer: UnsafeBufferPointer<UInt8>, _ texts: inout [UInt8]) -> ArcadeToken? {
         let start = here()
         let byte = buffer[index]
-        if isIdentifierStart(byte) { return identifier(buffer, start) }
+        if isIdentifierStart(byte) { return identifier(buffer, &texts, start) }
         if isDigit(byte) || (byte == UInt8(ascii: ".") && isDigit(peek(buffer, 1))) { return number(buffer, start) }
         switch byte {
         case UInt8(ascii: "'"), UInt8(ascii: "\""):
-            return string(buffer, start, quote: byte)
+            return string(buffer, &texts, start, quote: byte)
         case UInt8(ascii: "`"):
             advance(buffer)
-            return templatePiece(buffer, start, opening: true, literal: start)
+            return templatePiece(buffer, &texts, start, opening: true, literal: start)
         case UInt8(ascii: "{"):
             if !templateBraces.isEmpty { templateBraces[templateBraces.count - 1] += 1 }
         case UInt8(ascii: "}"):
@@ -156,7 +165,7 @@ final class ArcadeLexer {
                     templateBraces.removeLast()
                     let literal = templateStarts.popLast() ?? start
                     advance(buffer)
-                    return templatePiece(buffer, start, opening: false, literal: literal)
+                    return templatePiece(buffer, &texts, start, opening: false, literal: literal)
                 }
                 templateBraces[templateBraces.count - 1] -= 1
             }
@@ -174,11 +183,20 @@ final class ArcadeLexer {
 
     private func isIdentifierPart(_ byte: UInt8) -> Bool { isIdentifierStart(byte) || isDigit(byte) || (byte >= 0x80) }
 
-    private func identifier(_ buffer: UnsafeBufferPointer<UInt8>, _ start: ArcadeSourceRange) -> ArcadeToken {
+    private func identifier(_ buffer: UnsafeBufferPointer<UInt8>, _ texts: inout [UInt8], _ start: ArcadeSourceRange) -> ArcadeToken {
+        // No byte of a name breaks a line: move over it counting scalars only.
         let first = index
-        while index < buffer.count && isIdentifierPart(buffer[index]) { advance(buffer) }
+        var continuations = 0
+        while index < buffer.count {
+            let byte = buffer[index]
+            guard isIdentifierPart(byte) else { break }
+            if byte & 0xC0 == 0x80 { continuations += 1 }
+            index += 1
+        }
+        scalar += index - first - continuations
         let word = UnsafeBufferPointer(rebasing: buffer[first..<index])
-        let text = String(decoding: word, as: UTF8.self)
+        let text = TextSpan(start: texts.count, count: word.count)
+        texts.append(contentsOf: word)
         let range = range(from: start)
         if let keyword = ArcadeLexer.keyword(word) {
             return ArcadeToken(kind: .keyword(keyword), text: text, range: range)
@@ -229,6 +247,17 @@ final class ArcadeLexer {
             fail("a number cannot be followed directly by a letter", at: here())
             return nil
         }
+        // Whole numbers of up to 15 digits (most literals: indexes, counts, years) are exact as Int: no text to parse.
+        if index - first <= 15 {
+            var whole = 0
+            var digitsOnly = true
+            for offset in first..<index {
+                let byte = buffer[offset]
+                guard isDigit(byte) else { digitsOnly = false; break }
+                whole = whole * 10 + Int(byte - 0x30)
+            }
+            if digitsOnly { return ArcadeToken(kind: .number, number: Double(whole), range: range(from: start)) }
+        }
         let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[first..<index]), as: UTF8.self)
         guard let value = Double(text) else {
             fail("'\(text.prefix(40))' is not a number", at: start, length: index - first)
@@ -237,9 +266,9 @@ final class ArcadeLexer {
         return ArcadeToken(kind: .number, number: value, range: range(from: start))
     }
 
-    private func string(_ buffer: UnsafeBufferPointer<UInt8>, _ start: ArcadeSourceRange, quote: UInt8) -> ArcadeToken? {
+    private func string(_ buffer: UnsafeBufferPointer<UInt8>, _ texts: inout [UInt8], _ start: ArcadeSourceRange, quote: UInt8) -> ArcadeToken? {
         advance(buffer)
-        var value = ""
+        let valueStart = texts.count
         var runStart = index
         while true {
             guard index < buffer.count else {
@@ -248,16 +277,16 @@ final class ArcadeLexer {
             }
             let byte = buffer[index]
             if byte == quote || byte == UInt8(ascii: "\\") || byte == 0x0A || byte == 0x0D {
-                appendRun(buffer, from: runStart, to: &value)
+                appendRun(buffer, &texts, from: runStart)
                 if byte == quote {
                     advance(buffer)
-                    return ArcadeToken(kind: .string, text: value, range: range(from: start))
+                    return ArcadeToken(kind: .string, text: TextSpan(start: valueStart, count: texts.count - valueStart), range: range(from: start))
                 }
                 if byte != UInt8(ascii: "\\") {
                     fail("unterminated text: a line ends before the string is closed by \(quote == 0x22 ? "\"" : "'")", at: start)
                     return nil
                 }
-                guard escape(buffer, into: &value) else { return nil }
+                guard escape(buffer, &texts) else { return nil }
                 runStart = index
             } else {
                 // Bulk skip: bytes inside a run need no line bookkeeping beyond scalar counting; eight at a time
@@ -267,12 +296,10 @@ final class ArcadeLexer {
         }
     }
 
-    /// Appends the bytes from `start` to `index` to a literal's value; the common case, a literal without escapes,
-    /// takes them as its whole value (appending to an empty String copies the run a second time).
+    /// Appends the bytes from `start` to `index` to the literal's value being read (at the end of `texts`).
     @inline(__always)
-    private func appendRun(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to value: inout String) {
-        let run = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<index]), as: UTF8.self)
-        if value.isEmpty { value = run } else { value += run }
+    private func appendRun(_ buffer: UnsafeBufferPointer<UInt8>, _ texts: inout [UInt8], from start: Int) {
+        if start < index { texts.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<index])) }
     }
 
     /// Moves over bytes that are neither `quote`, a backslash nor a line break, eight at a time where it can
@@ -302,9 +329,9 @@ final class ArcadeLexer {
         }
     }
 
-    /// Reads `\x` at `index` and appends its value. Unknown escapes stand for the character itself, as in
-    /// JavaScript, on which Arcade runs.
-    private func escape(_ buffer: UnsafeBufferPointer<UInt8>, into value: inout String) -> Bool {
+    /// Reads `\x` at `index` and appends its value to the literal's (at the end of `texts`). Unknown escapes
+    /// stand for the character itself, as in JavaScript, on which Arcade runs.
+    private func escape(_ buffer: UnsafeBufferPointer<UInt8>, _ texts: inout [UInt8]) -> Bool {
         let start = here()
         advance(buffer)   // the backslash
         guard index < buffer.count else {
@@ -313,13 +340,13 @@ final class ArcadeLexer {
         }
         let byte = buffer[index]
         switch byte {
-        case UInt8(ascii: "n"): value += "\n"; advance(buffer)
-        case UInt8(ascii: "t"): value += "\t"; advance(buffer)
-        case UInt8(ascii: "r"): value += "\r"; advance(buffer)
-        case UInt8(ascii: "b"): value += "\u{8}"; advance(buffer)
-        case UInt8(ascii: "f"): value += "\u{C}"; advance(buffer)
-        case UInt8(ascii: "v"): value += "\u{B}"; advance(buffer)
-        case UInt8(ascii: "0") where !isDigit(peek(buffer, 1)): value += "\u{0}"; advance(buffer)
+        case UInt8(ascii: "n"): texts.append(0x0A); advance(buffer)
+        case UInt8(ascii: "t"): texts.append(0x09); advance(buffer)
+        case UInt8(ascii: "r"): texts.append(0x0D); advance(buffer)
+        case UInt8(ascii: "b"): texts.append(0x08); advance(buffer)
+        case UInt8(ascii: "f"): texts.append(0x0C); advance(buffer)
+        case UInt8(ascii: "v"): texts.append(0x0B); advance(buffer)
+        case UInt8(ascii: "0") where !isDigit(peek(buffer, 1)): texts.append(0x00); advance(buffer)
         case UInt8(ascii: "u"):
             advance(buffer)
             var code: UInt32 = 0
@@ -359,7 +386,7 @@ final class ArcadeLexer {
                     }
                 }
             }
-            value.unicodeScalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+            UTF8.encode(Unicode.Scalar(code) ?? "\u{FFFD}") { texts.append($0) }
         case 0x0D:
             advance(buffer)   // a line continuation: backslash, line break
             if peek(buffer) == 0x0A { advance(buffer) }
@@ -370,7 +397,7 @@ final class ArcadeLexer {
             let first = index
             advance(buffer)
             while index < buffer.count && buffer[index] & 0xC0 == 0x80 { advance(buffer) }
-            value += String(decoding: UnsafeBufferPointer(rebasing: buffer[first..<index]), as: UTF8.self)
+            texts.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[first..<index]))
         }
         return true
     }
@@ -385,9 +412,9 @@ final class ArcadeLexer {
     }
 
     /// A piece of a template literal, from just after `` ` `` or a placeholder's `}` to `` ` `` or `${`.
-    private func templatePiece(_ buffer: UnsafeBufferPointer<UInt8>, _ start: ArcadeSourceRange, opening: Bool,
+    private func templatePiece(_ buffer: UnsafeBufferPointer<UInt8>, _ texts: inout [UInt8], _ start: ArcadeSourceRange, opening: Bool,
                                literal: ArcadeSourceRange) -> ArcadeToken? {
-        var value = ""
+        let valueStart = texts.count
         var runStart = index
         while true {
             guard index < buffer.count else {
@@ -396,9 +423,10 @@ final class ArcadeLexer {
             }
             let byte = buffer[index]
             if byte == UInt8(ascii: "`") || byte == UInt8(ascii: "\\") || (byte == UInt8(ascii: "$") && peek(buffer, 1) == UInt8(ascii: "{")) {
-                appendRun(buffer, from: runStart, to: &value)
+                appendRun(buffer, &texts, from: runStart)
+                let value = TextSpan(start: valueStart, count: texts.count - valueStart)
                 if byte == UInt8(ascii: "\\") {
-                    guard escape(buffer, into: &value) else { return nil }
+                    guard escape(buffer, &texts) else { return nil }
                     runStart = index
                     continue
                 }

@@ -1,10 +1,10 @@
 /// Expressions, from the loosest binding to the tightest: assignment (right to left), `||`, `&&`, `|`, `^`, `&`,
 /// `== !=`, `< <= > >=`, `<< >> >>>`, `+ -`, `* / %`, prefix `- + ! ~ ++ --`, postfix `++ --`, then member
-/// `.`, index `[]` and calls, then literals, names and parentheses.
+/// `.`, index `[]` and calls, then literals, names and parentheses. Each returns its node's index in `tree`.
 extension Parser {
-    mutating func expression() throws -> ArcadeExpression { try assignment() }
+    mutating func expression() throws -> Int32 { try assignment() }
 
-    mutating func assignment() throws -> ArcadeExpression {
+    mutating func assignment() throws -> Int32 {
         try enter(tokens[position].range)
         defer { leave() }
         let target = try binary(minimumPrecedence: 1)
@@ -20,60 +20,82 @@ extension Parser {
         let operatorToken = advance()
         try checkAssignable(target, operatorToken)
         let value = try assignment()
-        return try node(.assignment(operator: compound, target: target, value: value), target.range.through(value.range), target, value)
+        let detail = compound.map { SyntaxOperators.code($0) + 1 } ?? 0
+        return try node(.assignment, tree[target].range.through(tree[value].range), detail: detail, target, value)
     }
 
-    func checkAssignable(_ target: ArcadeExpression, _ operatorToken: ArcadeToken) throws {
-        switch target.kind {
+    func checkAssignable(_ target: Int32, _ operatorToken: ArcadeToken) throws {
+        switch tree[target].kind {
         case .identifier, .member, .index: return
         default:
-            throw error("the left side of '\(describe(operatorToken, quoted: false))' cannot be assigned to: it must be a variable, a member or an index", at: target.range)
+            throw error("the left side of '\(describe(operatorToken, quoted: false))' cannot be assigned to: it must be a variable, a member or an index", at: tree[target].range)
         }
     }
 
-    static func binaryOperator(_ kind: ArcadeToken.Kind) -> (precedence: Int, operator: ArcadeBinaryOperator?, logical: ArcadeLogicalOperator?)? {
+    /// The precedence of a binary or logical operator, and its code (`SyntaxOperators`).
+    static func binaryOperator(_ kind: ArcadeToken.Kind) -> (precedence: Int, code: UInt8, logical: Bool)? {
         guard case .punctuator(let p) = kind else { return nil }
         switch p {
-        case .or: return (1, nil, .or)
-        case .and: return (2, nil, .and)
-        case .bitOr: return (3, .bitOr, nil)
-        case .bitXor: return (4, .bitXor, nil)
-        case .bitAnd: return (5, .bitAnd, nil)
-        case .equal: return (6, .equal, nil)
-        case .notEqual: return (6, .notEqual, nil)
-        case .less: return (7, .less, nil)
-        case .lessEqual: return (7, .lessEqual, nil)
-        case .greater: return (7, .greater, nil)
-        case .greaterEqual: return (7, .greaterEqual, nil)
-        case .shiftLeft: return (8, .shiftLeft, nil)
-        case .shiftRight: return (8, .shiftRight, nil)
-        case .unsignedShiftRight: return (8, .unsignedShiftRight, nil)
-        case .plus: return (9, .add, nil)
-        case .minus: return (9, .subtract, nil)
-        case .star: return (10, .multiply, nil)
-        case .slash: return (10, .divide, nil)
-        case .percent: return (10, .remainder, nil)
+        case .or: return (1, SyntaxOperators.code(.or), true)
+        case .and: return (2, SyntaxOperators.code(.and), true)
+        case .bitOr: return (3, SyntaxOperators.code(.bitOr), false)
+        case .bitXor: return (4, SyntaxOperators.code(.bitXor), false)
+        case .bitAnd: return (5, SyntaxOperators.code(.bitAnd), false)
+        case .equal: return (6, SyntaxOperators.code(.equal), false)
+        case .notEqual: return (6, SyntaxOperators.code(.notEqual), false)
+        case .less: return (7, SyntaxOperators.code(.less), false)
+        case .lessEqual: return (7, SyntaxOperators.code(.lessEqual), false)
+        case .greater: return (7, SyntaxOperators.code(.greater), false)
+        case .greaterEqual: return (7, SyntaxOperators.code(.greaterEqual), false)
+        case .shiftLeft: return (8, SyntaxOperators.code(.shiftLeft), false)
+        case .shiftRight: return (8, SyntaxOperators.code(.shiftRight), false)
+        case .unsignedShiftRight: return (8, SyntaxOperators.code(.unsignedShiftRight), false)
+        case .plus: return (9, SyntaxOperators.code(.add), false)
+        case .minus: return (9, SyntaxOperators.code(.subtract), false)
+        case .star: return (10, SyntaxOperators.code(.multiply), false)
+        case .slash: return (10, SyntaxOperators.code(.divide), false)
+        case .percent: return (10, SyntaxOperators.code(.remainder), false)
         default: return nil
         }
     }
 
-    /// Precedence climbing: left-associative binary operators of at least `minimumPrecedence`.
-    mutating func binary(minimumPrecedence: Int) throws -> ArcadeExpression {
+    /// Precedence climbing: left-associative binary operators of at least `minimumPrecedence`. The operands of
+    /// one precedence in a row make one node: `binary`/`logical` for two, `binaryChain`/`logicalChain` for more,
+    /// so a chain of any length is neither a deep tree nor a deep recursion.
+    mutating func binary(minimumPrecedence: Int) throws -> Int32 {
         var left = try unary()
-        while let (precedence, binaryOperator, logicalOperator) = Parser.binaryOperator(currentKind), precedence >= minimumPrecedence {
-            _ = advance()
-            let right = try binary(minimumPrecedence: precedence + 1)
-            let range = left.range.through(right.range)
-            if let logicalOperator {
-                left = try node(.logical(logicalOperator, left, right), range, left, right)
-            } else if let binaryOperator {
-                left = try node(.binary(binaryOperator, left, right), range, left, right)
+        while let first = Parser.binaryOperator(currentKind), first.precedence >= minimumPrecedence {
+            let mark = pending.count, operatorMark = pendingOperators.count
+            pending.append(left)
+            while let next = Parser.binaryOperator(currentKind), next.precedence == first.precedence {
+                skip()
+                pending.append(try binary(minimumPrecedence: first.precedence + 1))
+                pendingOperators.append(next.code)
             }
+            let start = tree[left].range
+            let range = start.through(tree[pending[pending.count - 1]].range)
+            if pending.count - mark == 2 {
+                let right = pending[mark + 1]
+                truncatePending(to: mark)
+                left = try node(first.logical ? .logical : .binary, range, detail: first.code, left, right)
+            } else if first.logical {   // one operator: `||` and `&&` each have a precedence of their own
+                left = try node(.logicalChain, range, detail: first.code, from: mark)
+            } else {
+                // Each operand after the first in a link: its operator, and the chain so far (where an error of
+                // this step is reported, as it was for the nested tree `(a + b) + c`).
+                for offset in 1..<(pending.count - mark) {
+                    let operand = pending[mark + offset]
+                    pending[mark + offset] = try node(.chainLink, start.through(tree[operand].range),
+                                                      detail: pendingOperators[operatorMark + offset - 1], operand)
+                }
+                left = try node(.binaryChain, range, from: mark)
+            }
+            while pendingOperators.count > operatorMark { pendingOperators.removeLast() }
         }
         return left
     }
 
-    mutating func unary() throws -> ArcadeExpression {
+    mutating func unary() throws -> Int32 {
         let start = tokens[position].range
         let unaryOperator: ArcadeUnaryOperator?
         switch currentKind {
@@ -87,103 +109,120 @@ extension Parser {
             defer { leave() }
             let target = try unary()
             try checkAssignable(target, token)
-            return try node(.update(increment: token.kind == .punctuator(.plusPlus), prefix: true, target: target), range(from: start), target)
+            return try node(.update, range(from: start), detail: Parser.updateFlags(token, prefix: true), target)
         default:
             return try postfix()
         }
-        _ = advance()
+        skip()
         try enter(start)
         defer { leave() }
         let operand = try unary()
-        return try node(.unary(unaryOperator!, operand), range(from: start), operand)
+        return try node(.unary, range(from: start), detail: SyntaxOperators.code(unaryOperator!), operand)
     }
 
-    mutating func postfix() throws -> ArcadeExpression {
+    static func updateFlags(_ token: ArcadeToken, prefix: Bool) -> UInt8 {
+        (token.kind == .punctuator(.plusPlus) ? 1 : 0) | (prefix ? 2 : 0)
+    }
+
+    mutating func postfix() throws -> Int32 {
         var value = try primary()
         while true {
             switch currentKind {
             case .punctuator(.dot):
-                _ = advance()
+                skip()
                 let name = current
                 switch name.kind {
-                case .identifier, .keyword: _ = advance()
+                case .identifier, .keyword: skip()
                 default: throw error("expected a name after '.', found \(describe(name))", at: name.range)
                 }
-                value = try node(.member(object: value, name: name.text, nameRange: name.range), range(from: value.range), value)
+                let nameNode = leaf(.name, name.range, text: name.text)
+                value = try node(.member, range(from: tree[value].range), value, nameNode)
             case .punctuator(.leftBracket):
                 let open = advance()
                 try enter(open.range)
                 let index = try expression()
                 leave()
                 _ = try expect(.rightBracket, "", opener: open)
-                value = try node(.index(object: value, index: index), range(from: value.range), value, index)
+                value = try node(.index, range(from: tree[value].range), value, index)
             case .punctuator(.leftParen):
                 let open = advance()
                 try enter(open.range)
-                var arguments: [ArcadeExpression] = []
+                let mark = pending.count
+                pending.append(value)
                 if !isPunctuator(.rightParen) {
                     repeat {
                         if isPunctuator(.rightParen) { break }   // a trailing comma
-                        arguments.append(try assignment())
+                        pending.append(try assignment())
                     } while take(.comma)
                 }
                 leave()
                 _ = try expect(.rightParen, "", opener: open)
-                var height = value.height
-                for argument in arguments where argument.height > height { height = argument.height }
-                value = try node(.call(callee: value, arguments: arguments), range(from: value.range), ArcadeExpression(.null, value.range, height: height))
+                value = try node(.call, range(from: tree[value].range), from: mark)
             case .punctuator(.plusPlus), .punctuator(.minusMinus) where !tokens[position].newlineBefore:
                 let token = advance()
                 try checkAssignable(value, token)
-                value = try node(.update(increment: token.kind == .punctuator(.plusPlus), prefix: false, target: value), range(from: value.range), value)
-                return value
+                return try node(.update, range(from: tree[value].range), detail: Parser.updateFlags(token, prefix: false), value)
             default:
                 return value
             }
         }
     }
 
-    mutating func primary() throws -> ArcadeExpression {
+    mutating func primary() throws -> Int32 {
+        let kind = currentKind, range = tokens[position].range
+        switch kind {
+        case .number:
+            let number = tokens[position].number
+            skip()
+            return leaf(.number, range, number: number)
+        case .string:
+            let text = tokens[position].text
+            skip()
+            return leaf(.text, range, text: text)
+        case .identifier:
+            let text = tokens[position].text
+            skip()
+            return leaf(.identifier, range, text: text)
+        case .keyword(.true), .keyword(.false):
+            skip()
+            return leaf(.boolean, range, detail: kind == .keyword(.true) ? 1 : 0)
+        case .keyword(.null):
+            skip()
+            return leaf(.null, range)
+        default:
+            return try compound()
+        }
+    }
+
+    /// Template literals, parentheses, arrays and dictionaries: the primaries that are more than one token.
+    mutating func compound() throws -> Int32 {
         let token = current
         switch token.kind {
-        case .number:
-            _ = advance()
-            return ArcadeExpression(.number(token.number), token.range)
-        case .string:
-            _ = advance()
-            return ArcadeExpression(.text(token.text), token.range)
         case .templateFull:
-            _ = advance()
-            return ArcadeExpression(.template(strings: [token.text], expressions: []), token.range)
+            skip()
+            let piece = leaf(.templatePiece, token.range, text: token.text)
+            return tree.add(.template, token.range, children: CollectionOfOne(piece))
         case .templateHead:
             return try template()
-        case .keyword(.true), .keyword(.false):
-            _ = advance()
-            return ArcadeExpression(.boolean(token.kind == .keyword(.true)), token.range)
-        case .keyword(.null):
-            _ = advance()
-            return ArcadeExpression(.null, token.range)
-        case .identifier:
-            _ = advance()
-            return ArcadeExpression(.identifier(token.text), token.range)
         case .punctuator(.leftParen):
             let open = advance()
             try enter(open.range)
             defer { leave() }
             let inner = try expression()
             _ = try expect(.rightParen, "", opener: open)
-            return ArcadeExpression(inner.kind, range(from: open.range), height: inner.height)
+            tree.setRange(of: inner, range(from: open.range))
+            return inner
         case .punctuator(.leftBracket):
             let open = advance()
             try enter(open.range)
             defer { leave() }
-            var elements: [ArcadeExpression] = []
+            let mark = pending.count
             while !isPunctuator(.rightBracket) {
-                elements.append(try assignment())
+                pending.append(try assignment())
                 if !take(.comma) { break }
             }
             _ = try expect(.rightBracket, "", opener: open)
-            return try node(.array(elements), range(from: open.range), children: elements)
+            return try node(.array, range(from: open.range), from: mark)
         case .punctuator(.leftBrace):
             return try dictionary()
         case .endOfInput:
@@ -193,52 +232,53 @@ extension Parser {
         }
     }
 
-    mutating func template() throws -> ArcadeExpression {
+    mutating func template() throws -> Int32 {
         let head = advance()
-        var strings = [head.text]
-        var expressions: [ArcadeExpression] = []
+        let mark = pending.count
+        pending.append(leaf(.templatePiece, head.range, text: head.text))
         try enter(head.range)
         defer { leave() }
         while true {
-            expressions.append(try expression())
+            pending.append(try expression())
             let piece = current
             switch piece.kind {
             case .templateMiddle:
-                _ = advance()
-                strings.append(piece.text)
+                skip()
+                pending.append(leaf(.templatePiece, piece.range, text: piece.text))
             case .templateTail:
-                _ = advance()
-                strings.append(piece.text)
-                return try node(.template(strings: strings, expressions: expressions), range(from: head.range), children: expressions)
+                skip()
+                pending.append(leaf(.templatePiece, piece.range, text: piece.text))
+                return try node(.template, range(from: head.range), from: mark)
             default:
                 throw error("expected '}' to close the template literal's '${', found \(describe(piece))", at: piece.range)
             }
         }
     }
 
-    mutating func dictionary() throws -> ArcadeExpression {
+    mutating func dictionary() throws -> Int32 {
         let open = advance()
         try enter(open.range)
         defer { leave() }
-        var entries: [ArcadeDictionaryEntry] = []
+        let mark = pending.count
         while !isPunctuator(.rightBrace) {
             let key = current
-            let name: String
+            let name: TextSpan
             switch key.kind {
             case .string, .identifier, .keyword: name = key.text
-            case .number: name = ArcadeValue.formatNumber(key.number)
+            case .number: name = keep(ArcadeValue.formatNumber(key.number))
             case .endOfInput:
                 throw error("expected '}' to close the '{' at line \(open.range.line), column \(open.range.column), found the end of the expression", at: key.range)
             default:
                 throw error("expected a key (a name or a text) in the dictionary, found \(describe(key))", at: key.range)
             }
-            _ = advance()
-            _ = try expect(.colon, "after the dictionary key '\(name.prefix(40))'")
-            let value = try assignment()
-            entries.append(ArcadeDictionaryEntry(key: name, keyRange: key.range, value: value))
+            skip()
+            let keyText = text(name)
+            _ = try expect(.colon, "after the dictionary key '\(keyText.prefix(40))'")
+            pending.append(leaf(.name, key.range, text: name))
+            pending.append(try assignment())
             if !take(.comma) { break }
         }
         _ = try expect(.rightBrace, "", opener: open)
-        return try node(.dictionary(entries), range(from: open.range), children: entries.map(\.value))
+        return try node(.dictionary, range(from: open.range), from: mark)
     }
 }

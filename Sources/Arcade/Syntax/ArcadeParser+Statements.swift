@@ -1,61 +1,66 @@
 /// Statements: `var`, `if`, `for`, `for-in`, `while`, `break`, `continue`, `return`, `function`, blocks and
 /// expression statements; `;` is optional at a line end, before `}` and at the end.
 extension Parser {
-    mutating func statement() throws -> ArcadeStatement {
+    mutating func statement() throws -> Int32 {
         try enter(tokens[position].range)
         defer { leave() }
         let start = tokens[position].range
         switch currentKind {
         case .punctuator(.leftBrace):
-            let body = try block()
-            return ArcadeStatement(.block(body), range(from: start))
+            let mark = pending.count
+            try block()
+            return build(.block, range(from: start), from: mark)
         case .punctuator(.semicolon):
-            _ = advance()
-            return ArcadeStatement(.empty, start)
+            skip()
+            return leaf(.empty, start)
         case .keyword(.var):
-            _ = advance()
-            let declarations = try variableDeclarations()
+            skip()
+            let mark = pending.count
+            try variableDeclarations()
             try endOfStatement()
-            return ArcadeStatement(.variables(declarations), range(from: start))
+            return build(.variables, range(from: start), from: mark)
         case .keyword(.if):
-            _ = advance()
+            skip()
             let open = try expect(.leftParen, "after 'if'")
-            let test = try expression()
+            let mark = pending.count
+            pending.append(try expression())
             _ = try expect(.rightParen, "", opener: open)
-            let then = try statement()
-            var otherwise: ArcadeStatement?
+            pending.append(try statement())
+            var otherwise = SyntaxNodes.absent
             if isKeyword(.else) {
-                _ = advance()
+                skip()
                 otherwise = try statement()
             }
-            return ArcadeStatement(.if(test: test, then: then, else: otherwise), range(from: start))
+            pending.append(otherwise)
+            return build(.if, range(from: start), from: mark)
         case .keyword(.for):
             return try forStatement()
         case .keyword(.while):
-            _ = advance()
+            skip()
             let open = try expect(.leftParen, "after 'while'")
-            let test = try expression()
+            let mark = pending.count
+            pending.append(try expression())
             _ = try expect(.rightParen, "", opener: open)
-            let body = try loopBody()
-            return ArcadeStatement(.while(test: test, body: body), range(from: start))
+            pending.append(try loopBody())
+            return build(.while, range(from: start), from: mark)
         case .keyword(.break):
             guard loops > 0 else { throw error("'break' outside a loop", at: start) }
-            _ = advance()
+            skip()
             try endOfStatement()
-            return ArcadeStatement(.break, start)
+            return leaf(.break, start)
         case .keyword(.continue):
             guard loops > 0 else { throw error("'continue' outside a loop", at: start) }
-            _ = advance()
+            skip()
             try endOfStatement()
-            return ArcadeStatement(.continue, start)
+            return leaf(.continue, start)
         case .keyword(.return):
-            _ = advance()
-            var value: ArcadeExpression?
+            skip()
+            let mark = pending.count
             if !isPunctuator(.semicolon) && !isPunctuator(.rightBrace) && currentKind != .endOfInput && !tokens[position].newlineBefore {
-                value = try expression()
+                pending.append(try expression())
             }
             try endOfStatement()
-            return ArcadeStatement(.return(value), range(from: start))
+            return build(.return, range(from: start), from: mark)
         case .keyword(.function):
             return try functionDeclaration()
         case .keyword(.else):
@@ -63,30 +68,29 @@ extension Parser {
         case .keyword(.in):
             throw error("unexpected 'in'", at: start)
         default:
-            let value = try expression()
+            let mark = pending.count
+            pending.append(try expression())
             try endOfStatement()
-            return ArcadeStatement(.expression(value), range(from: start))
+            return build(.expressionStatement, range(from: start), from: mark)
         }
     }
 
-    mutating func loopBody() throws -> ArcadeStatement {
+    mutating func loopBody() throws -> Int32 {
         loops += 1
         defer { loops -= 1 }
         return try statement()
     }
 
-    /// `{ statements }`.
-    mutating func block() throws -> [ArcadeStatement] {
+    /// `{ statements }`: the statements onto `pending`.
+    mutating func block() throws {
         let open = try expect(.leftBrace, "")
-        var body: [ArcadeStatement] = []
         while !isPunctuator(.rightBrace) {
             if currentKind == .endOfInput {
                 throw error("expected '}' to close the '{' at line \(open.range.line), column \(open.range.column), found the end of the expression", at: tokens[position].range)
             }
-            body.append(try statement())
+            pending.append(try statement())
         }
-        _ = advance()
-        return body
+        skip()
     }
 
     mutating func endOfStatement() throws {
@@ -95,21 +99,19 @@ extension Parser {
         throw error("unexpected \(describe(current)): expected ';' or a line break before it", at: tokens[position].range)
     }
 
-    mutating func variableDeclarations() throws -> [ArcadeVariableDeclaration] {
-        var declarations: [ArcadeVariableDeclaration] = []
+    /// `a = 1, b`: the declarations onto `pending`.
+    mutating func variableDeclarations() throws {
         repeat {
             guard currentKind == .identifier else {
                 throw error("expected a variable name after 'var', found \(describe(current))", at: tokens[position].range)
             }
             let name = advance()
-            var initializer: ArcadeExpression?
-            if take(.assign) { initializer = try assignment() }
-            declarations.append(ArcadeVariableDeclaration(name: name.text, nameRange: name.range, initializer: initializer))
+            let initializer = take(.assign) ? try assignment() : SyntaxNodes.absent
+            pending.append(tree.add(.declaration, name.range, text: name.text, children: CollectionOfOne(initializer)))
         } while take(.comma)
-        return declarations
     }
 
-    mutating func forStatement() throws -> ArcadeStatement {
+    mutating func forStatement() throws -> Int32 {
         let start = advance().range
         let open = try expect(.leftParen, "after 'for'")
         // for (var k in x) / for (k in x)
@@ -118,69 +120,80 @@ extension Parser {
         if nameIndex + 1 < tokens.count, tokens[nameIndex].kind == .identifier, tokens[nameIndex + 1].kind == .keyword(.in) {
             let name = tokens[nameIndex]
             move(to: nameIndex + 2)
-            let collection = try expression()
+            let mark = pending.count
+            pending.append(leaf(.name, name.range, text: name.text))
+            pending.append(try expression())
             _ = try expect(.rightParen, "", opener: open)
-            let body = try loopBody()
-            return ArcadeStatement(.forIn(declares: declares, name: name.text, nameRange: name.range, collection: collection, body: body),
-                                   range(from: start))
+            pending.append(try loopBody())
+            return build(.forIn, range(from: start), detail: declares ? 1 : 0, from: mark)
         }
-        var initializer: ArcadeStatement?
+        let mark = pending.count
+        var initializer = SyntaxNodes.absent
         if !isPunctuator(.semicolon) {
             let initStart = tokens[position].range
+            let initMark = pending.count
             if take(.keyword(.var)) {
-                initializer = ArcadeStatement(.variables(try variableDeclarations()), range(from: initStart))
+                try variableDeclarations()
+                initializer = build(.variables, range(from: initStart), from: initMark)
             } else {
-                initializer = ArcadeStatement(.expression(try expression()), range(from: initStart))
+                pending.append(try expression())
+                initializer = build(.expressionStatement, range(from: initStart), from: initMark)
             }
         }
+        pending.append(initializer)
         _ = try expect(.semicolon, "after the loop's initialiser")
-        let test = isPunctuator(.semicolon) ? nil : try expression()
+        pending.append(isPunctuator(.semicolon) ? SyntaxNodes.absent : try expression())
         _ = try expect(.semicolon, "after the loop's condition")
-        let update = isPunctuator(.rightParen) ? nil : try expression()
+        pending.append(isPunctuator(.rightParen) ? SyntaxNodes.absent : try expression())
         _ = try expect(.rightParen, "", opener: open)
-        let body = try loopBody()
-        return ArcadeStatement(.for(initializer: initializer, test: test, update: update, body: body), range(from: start))
+        pending.append(try loopBody())
+        return build(.for, range(from: start), from: mark)
     }
 
     mutating func take(_ keyword: ArcadeKeyword) -> Bool {
-        if isKeyword(keyword) { _ = advance(); return true }
+        if isKeyword(keyword) { skip(); return true }
         return false
     }
 
     mutating func take(_ kind: ArcadeToken.Kind) -> Bool {
-        if currentKind == kind { _ = advance(); return true }
+        if currentKind == kind { skip(); return true }
         return false
     }
 
-    mutating func functionDeclaration() throws -> ArcadeStatement {
+    mutating func functionDeclaration() throws -> Int32 {
         let start = advance().range
         guard currentKind == .identifier else {
             throw error("expected the function's name after 'function', found \(describe(current))", at: tokens[position].range)
         }
         let name = advance()
         let open = try expect(.leftParen, "after the function's name")
-        var parameters: [(name: String, range: ArcadeSourceRange)] = []
+        let mark = pending.count
+        pending.append(leaf(.name, name.range, text: name.text))
+        let parametersMark = pending.count
+        var parameters: [String] = []
         if !isPunctuator(.rightParen) {
             repeat {
                 guard currentKind == .identifier else {
                     throw error("expected a parameter name, found \(describe(current))", at: tokens[position].range)
                 }
                 let parameter = advance()
-                if parameters.contains(where: { $0.name.lowercased() == parameter.text.lowercased() }) {
-                    throw error("the parameter '\(parameter.text)' is named twice", at: parameter.range)
+                let folded = text(parameter.text).lowercased()
+                if parameters.contains(folded) {
+                    throw error("the parameter '\(text(parameter.text))' is named twice", at: parameter.range)
                 }
-                parameters.append((parameter.text, parameter.range))
+                parameters.append(folded)
+                pending.append(leaf(.name, parameter.range, text: parameter.text))
             } while take(.comma)
         }
         _ = try expect(.rightParen, "", opener: open)
+        pending.append(build(.parameters, open.range, from: parametersMark))
         guard isPunctuator(.leftBrace) else {
-            throw error("expected '{' to start the body of '\(name.text)', found \(describe(current))", at: tokens[position].range)
+            throw error("expected '{' to start the body of '\(text(name.text))', found \(describe(current))", at: tokens[position].range)
         }
         let enclosingLoops = loops
         loops = 0
         defer { loops = enclosingLoops }
-        let body = try block()
-        let declaration = ArcadeFunctionDeclaration(name: name.text, nameRange: name.range, parameters: parameters, body: body)
-        return ArcadeStatement(.function(declaration), range(from: start))
+        try block()
+        return build(.function, range(from: start), text: name.text, from: mark)
     }
 }

@@ -6,25 +6,30 @@
 ///     }
 ///
 /// Never throws out of control and never recurses without bound: nesting deeper than `maximumNesting` (brackets,
-/// blocks, unary operators) or a tree taller than `maximumHeight` is a syntax error ("nested too deeply").
+/// blocks, unary operators) or a tree taller than `maximumHeight` is a syntax error ("nested too deeply"). A chain
+/// of operators of one precedence (`1 + 1 + ... + 1`, as generated expressions have) is one flat node, however long.
 public enum ArcadeParser {
     /// How deeply brackets, blocks and prefix operators may nest.
     public static let maximumNesting = 200
-    /// How many levels an expression's tree may have (long chains such as `a + b + c + ...` count one a term).
+    /// How many levels an expression's tree may have (a chain such as `a + b + c + ...` is one level; `a.b.c...`
+    /// and `f()()...` count one a step).
     public static let maximumHeight = 1000
 
     public static func parse(_ source: String) -> Result<ArcadeScript, ArcadeSyntaxErrors> {
-        var parser = Parser(lexer: ArcadeLexer(source))
+        // About one node for every four bytes of real-looking expressions.
+        var parser = Parser(lexer: ArcadeLexer(source), expectedNodes: min(source.utf8.count / 4 + 8, 1 << 16))
         do {
-            let script = try parser.script()
+            let root = try parser.script()
             if let error = parser.lexer.error { return .failure(ArcadeSyntaxErrors(errors: [error])) }
-            return .success(script)
+            var tree = parser.tree
+            swap(&tree.bytes, &parser.texts)
+            return .success(ArcadeScript(tree: tree, root: root))
         } catch let error as ArcadeError {
             // A string, template literal or comment that is never closed turns the rest of the text into noise
             // for the parser: read the rest of the tokens, and report that (at its opening) when there is one.
             // (Only texts with a quote, backtick or slash can hold one: a megabyte of `(` is not read twice.)
             if source.utf8.contains(where: { $0 == 0x27 || $0 == 0x22 || $0 == 0x60 || $0 == 0x2F }) {
-                while parser.lexer.error == nil, parser.lexer.nextToken().kind != .endOfInput {}
+                while !parser.lexer.failed, parser.lexer.nextToken(&parser.texts).kind != .endOfInput {}
             }
             if let lexical = parser.lexer.error {
                 return .failure(ArcadeSyntaxErrors(errors: [lexical]))
@@ -50,23 +55,41 @@ struct Parser {
     /// input), and the one before it (for `previousEnd`). Older tokens are dropped as the parser moves on.
     private(set) var tokens: [ArcadeToken] = []
     var position = 0
+    /// The nodes built so far.
+    var tree: SyntaxNodes
+    /// Children gathered for a node not yet built (arguments, elements, statements), as a stack: each list from
+    /// its mark to the top, taken off when its node is built.
+    var pending: [Int32] = []
+    /// The texts of the tokens read (`ArcadeToken.text` points into it): the tree's `bytes` when the parse ends.
+    var texts: [UInt8] = []
+    /// The operators of a chain of binary operators being read (`SyntaxOperators` codes), as a stack like `pending`.
+    var pendingOperators: [UInt8] = []
     var nesting = 0
     /// How many loops enclose the current statement inside the current function (`break`, `continue` need one).
     var loops = 0
 
-    init(lexer: ArcadeLexer) {
+    init(lexer: ArcadeLexer, expectedNodes: Int) {
         self.lexer = lexer
+        tree = SyntaxNodes(expectedNodes: expectedNodes)
+        tokens.reserveCapacity(16)
+        pending.reserveCapacity(32)
+        // The texts are at most as long as the source, but for numbers written again as dictionary keys.
+        texts.reserveCapacity(lexer.byteCount + 16)
         fill()
     }
+
+    /// Whether the lexer has given its last token (`.endOfInput`).
+    private var readAll = false
 
     private mutating func fill() {
         if position >= 256 {
             tokens.removeFirst(position - 1)
             position = 1
         }
-        while tokens.count < position + 4 {
-            if let last = tokens.last, last.kind == .endOfInput { return }
-            tokens.append(lexer.nextToken())
+        while tokens.count < position + 4 && !readAll {
+            let token = lexer.nextToken(&texts)
+            readAll = token.kind == .endOfInput
+            tokens.append(token)
         }
     }
 
@@ -75,23 +98,30 @@ struct Parser {
     var currentKind: ArcadeToken.Kind { tokens[position].kind }
     var previousEnd: Int { position > 0 ? tokens[position - 1].range.end : 0 }
 
-    mutating func script() throws -> ArcadeScript {
-        var statements: [ArcadeStatement] = []
+    /// The script's statements, then its root node (the last one); returns the root's index.
+    mutating func script() throws -> Int32 {
+        let mark = pending.count
         while currentKind != .endOfInput {
-            statements.append(try statement())
+            pending.append(try statement())
         }
         let end = tokens[position].range
-        let start = statements.first?.range ?? end
-        return ArcadeScript(statements: statements, range: ArcadeSourceRange(start: 0, end: end.end, line: 1, column: 1).through(start))
+        let start = mark < pending.count ? tree[pending[mark]].range : end
+        let range = ArcadeSourceRange(start: 0, end: end.end, line: 1, column: 1).through(start)
+        return build(.script, range, from: mark)
     }
 
     // MARK: - Helpers
 
     mutating func advance() -> ArcadeToken {
         let token = tokens[position]
+        skip()
+        return token
+    }
+
+    /// Moves past the current token (without copying it, as `advance` does).
+    mutating func skip() {
         if position < tokens.count - 1 { position += 1 }
         fill()
-        return token
     }
 
     /// Moves to a token already read (at most three ahead).
@@ -104,7 +134,7 @@ struct Parser {
     func isKeyword(_ k: ArcadeKeyword) -> Bool { currentKind == .keyword(k) }
 
     mutating func take(_ p: ArcadePunctuator) -> Bool {
-        if isPunctuator(p) { _ = advance(); return true }
+        if isPunctuator(p) { skip(); return true }
         return false
     }
 
@@ -125,6 +155,19 @@ struct Parser {
         return advance()
     }
 
+    /// The text of a token (for messages and checks; the tree keeps spans, not Strings).
+    func text(_ span: TextSpan) -> String {
+        guard span.start >= 0 else { return "" }
+        return texts.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[span.start..<span.start + span.count]), as: UTF8.self) }
+    }
+
+    /// Adds a text made here (a dictionary key written as a number) to `texts`.
+    mutating func keep(_ text: String) -> TextSpan {
+        let start = texts.count
+        texts.append(contentsOf: text.utf8)
+        return TextSpan(start: start, count: texts.count - start)
+    }
+
     func error(_ message: String, at range: ArcadeSourceRange) -> ArcadeError {
         ArcadeError(ArcadeError.syntax, message, at: range)
     }
@@ -135,8 +178,8 @@ struct Parser {
         case .string: return "a text"
         case .templateFull, .templateHead: return "a template literal"
         case .templateMiddle, .templateTail: return "'}'"
-        case .identifier: return "'\(token.text.prefix(40))'"
-        case .keyword: return "'\(token.text)'"
+        case .identifier: return "'\(text(token.text).prefix(40))'"
+        case .keyword: return "'\(text(token.text))'"
         case .punctuator(let p): return quoted ? "'\(p.rawValue)'" : p.rawValue
         case .endOfInput: return "the end of the expression"
         }
@@ -157,21 +200,47 @@ struct Parser {
     }
 
     /// A node over one or two children, its height checked.
-    func node(_ kind: ArcadeExpression.Kind, _ range: ArcadeSourceRange, _ child: ArcadeExpression, _ other: ArcadeExpression? = nil) throws -> ArcadeExpression {
-        let height = max(child.height, other?.height ?? 0) + 1
-        if height > ArcadeParser.maximumHeight {
-            throw error("nested too deeply: the expression has more than \(ArcadeParser.maximumHeight) levels", at: range)
-        }
-        return ArcadeExpression(kind, range, height: height)
+    mutating func node(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: TextSpan = .none,
+                       _ child: Int32, _ other: Int32? = nil) throws -> Int32 {
+        var height = tree[child].height
+        if let other { height = max(height, tree[other].height) }
+        return tree.add(kind, range, detail: detail, text: text, height: try checked(height + 1, range), child, other)
     }
 
-    func node(_ kind: ArcadeExpression.Kind, _ range: ArcadeSourceRange, children: [ArcadeExpression]) throws -> ArcadeExpression {
-        var height = 0
-        for child in children where child.height > height { height = child.height }
-        height += 1
+    /// A node over the children gathered in `pending` from `mark` (taken off), its height checked; absent
+    /// children are allowed.
+    mutating func node(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: TextSpan = .none,
+                       from mark: Int) throws -> Int32 {
+        var height: Int32 = 0
+        for child in pending[mark...] where child != SyntaxNodes.absent { height = max(height, tree[child].height) }
+        let index = tree.add(kind, range, detail: detail, text: text, height: try checked(height + 1, range), children: pending[mark...])
+        truncatePending(to: mark)
+        return index
+    }
+
+    /// Takes the children gathered from `mark` off `pending` (one at a time: `removeLast(k)` goes through the
+    /// general `replaceSubrange`, a cost at every node).
+    @inline(__always)
+    mutating func truncatePending(to mark: Int) {
+        while pending.count > mark { pending.removeLast() }
+    }
+
+    /// A statement node over the children gathered from `mark` (statements are not bounded by height, but by nesting).
+    mutating func build(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: TextSpan = .none, from mark: Int) -> Int32 {
+        let index = tree.add(kind, range, detail: detail, text: text, children: pending[mark...])
+        truncatePending(to: mark)
+        return index
+    }
+
+    /// A leaf: a literal, a name, a statement without parts.
+    mutating func leaf(_ kind: SyntaxKind, _ range: ArcadeSourceRange, detail: UInt8 = 0, text: TextSpan = .none, number: Double = 0) -> Int32 {
+        tree.add(kind, range, detail: detail, text: text, number: number)
+    }
+
+    func checked(_ height: Int32, _ range: ArcadeSourceRange) throws -> Int32 {
         if height > ArcadeParser.maximumHeight {
             throw error("nested too deeply: the expression has more than \(ArcadeParser.maximumHeight) levels", at: range)
         }
-        return ArcadeExpression(kind, range, height: height)
+        return height
     }
 }

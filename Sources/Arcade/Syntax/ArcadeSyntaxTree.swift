@@ -4,9 +4,15 @@
 ///     case .success(let script): ...        // script.statements
 ///     case .failure(let errors): ...        // errors.first!.line, .column, .message
 ///     }
+///
+/// The script keeps its nodes in flat storage (`SyntaxNodes`, which `ArcadeAnalysis` walks); `statements` builds
+/// the enum tree from it on each call.
 public struct ArcadeScript {
-    public let statements: [ArcadeStatement]
-    public let range: ArcadeSourceRange
+    let tree: SyntaxNodes
+    /// The index of the script's node: its children are the statements.
+    let root: Int32
+
+    public var range: ArcadeSourceRange { tree[root].range }
 }
 
 /// An expression of the tree, with its range (the whole expression, e.g. `$feature.Name` from `$` to `e`).
@@ -31,6 +37,11 @@ public struct ArcadeExpression {
         case binary(ArcadeBinaryOperator, ArcadeExpression, ArcadeExpression)
         /// `&&` and `||`, evaluated left to right and short-circuited.
         case logical(ArcadeLogicalOperator, ArcadeExpression, ArcadeExpression)
+        /// Three or more operands of one precedence, `a + b - c + ...`: `first`, then each operator with its
+        /// operand, applied left to right (a flat list, so a chain of any length is no deep tree).
+        case binaryChain(first: ArcadeExpression, links: [ArcadeChainLink])
+        /// Three or more operands joined by one of `&&`, `||`: evaluated left to right and short-circuited.
+        case logicalChain(ArcadeLogicalOperator, [ArcadeExpression])
         /// `target = value`, `target += value`, ...; `operator` is nil for plain `=`.
         case assignment(operator: ArcadeBinaryOperator?, target: ArcadeExpression, value: ArcadeExpression)
         /// `++x`, `x++`, `--x`, `x--`.
@@ -48,6 +59,14 @@ public struct ArcadeExpression {
         self.range = range
         self.height = height
     }
+}
+
+/// A step of a `binaryChain`: the operator, its right operand, and the chain from its start through this operand
+/// (where an error of this step is reported).
+public struct ArcadeChainLink {
+    public let `operator`: ArcadeBinaryOperator
+    public let operand: ArcadeExpression
+    public let range: ArcadeSourceRange
 }
 
 /// `key: value` in a dictionary literal; `key` is the text of a quoted or bare key, `keyRange` its place (with the

@@ -14,12 +14,21 @@ struct ArcadeToken {
     }
 
     var kind: Kind
-    /// The identifier as written, the string's or template piece's value (escapes applied).
-    var text: String = ""
+    /// The identifier as written, the string's or template piece's value (escapes applied): its UTF-8 bytes in
+    /// the lexer's `texts` (no String per token).
+    var text = TextSpan.none
     var number: Double = 0
     var range: ArcadeSourceRange
     /// Whether a line break comes between the previous token and this one (semicolons are optional at line ends).
     var newlineBefore: Bool = false
+}
+
+/// A run of UTF-8 bytes in a buffer of texts (the lexer's `texts`, then the tree's).
+struct TextSpan {
+    var start: Int
+    var count: Int
+
+    static let none = TextSpan(start: -1, count: 0)
 }
 
 /// Arcade's reserved words (matched without regard to case, as identifiers are).
