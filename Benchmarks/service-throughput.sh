@@ -6,6 +6,10 @@
 #       target >= 20,000 features/s
 #   (c) creating a version over a layer of 1,000 rows and over one of 1,000,000 rows (two databases):
 #       median time of each, and the ratio large / small; target <= 1.2
+#   (e) pages of 20 from the 100,000-row layer at offsets 0, 50,000 and 99,900, one request at a time: Esri JSON
+#       plain, ordered by OBJECTID (ASC and DESC) and as GeoJSON (plain and ordered); the median time of each beside
+#       the plain page's (the ratio) and the server's CPU per request (/proc); targets: an ordered page within 2x of
+#       the same page unordered, a GeoJSON page < 0.3 ms of server CPU. Run after (a), against the same server.
 # Each figure is printed beside the raw SQLite figure for the same work, with Python's sqlite3 on the same
 # database file: the service's page SELECT, the same rows inserted in 500-row transactions, one version row.
 # Data (git-ignored, Benchmarks/generated-service/): three sample folders made from Samples/DamageAssessment by
@@ -36,6 +40,8 @@
 #   BENCH_CONNECTIONS (wrk's connections, default 8), BENCH_VERSION_RUNS (versions created per database,
 #   default 40), BENCH_RUNS (runs of (b), best kept; default 3), BENCH_PAIR_ROUNDS (--postgres: rounds of (a) in
 #   turns with SQLite; default 3), BENCH_NO_INSTALL=1 (never run apt-get for wrk),
+#   BENCH_PAGE_SIZE ((e)'s page size, default 20), BENCH_PAGE_REQUESTS ((e)'s timed requests a case, at most 10 s of
+#   them; default 2000), BENCH_PAGES_ONLY=1 (stop after (a) and (e): their figures only),
 #   BENCH_KEEP=1 (keep the measured database copies in Benchmarks/generated-service/run, or the bench_*_run
 #   databases), BENCH_POSTGRES_CONNECTIONS (each server's --postgres-connections; default: the server's, 8).
 # Disk: about 0.9 GB kept in Benchmarks/generated-service/databases, as much again while it runs.
@@ -46,6 +52,8 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 
 seconds="${BENCH_SECONDS:-10}"
+page_size="${BENCH_PAGE_SIZE:-20}"
+page_requests="${BENCH_PAGE_REQUESTS:-2000}"
 connections="${BENCH_CONNECTIONS:-8}"
 version_runs="${BENCH_VERSION_RUNS:-40}"
 runs="${BENCH_RUNS:-3}"
@@ -76,6 +84,8 @@ bench_parse_arguments "--strict --regenerate" "${arguments[@]+"${arguments[@]}"}
 [[ -z "$postgres" || "$postgres" == postgres://* || "$postgres" == postgresql://* ]] || die "--postgres takes a postgres:// URL, not '$postgres'"
 bench_positive_integers "BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_VERSION_RUNS, BENCH_RUNS and BENCH_PAIR_ROUNDS" \
     "$seconds" "$connections" "$version_runs" "$runs" "$pair_rounds"
+bench_positive_integers "BENCH_PAGE_SIZE and BENCH_PAGE_REQUESTS" "$page_size" "$page_requests"
+(( page_size <= 100 )) || die "BENCH_PAGE_SIZE must be at most 100 (the pages are checked against offsets up to 99,900)"
 command -v python3 >/dev/null 2>&1 || die "python3 is needed (data generation, HTTP clients, raw SQLite figures)"
 python3 -c 'import sqlite3' 2>/dev/null || die "python3 has no sqlite3 module"
 
@@ -166,6 +176,56 @@ measure_paged_query() {
     cat "$work/wrk.txt" >&2
     read -r _ a_requests a_seconds a_rps a_p50 a_p99 a_bad a_errors <<< "$(grep '^WRK ' "$work/wrk.txt")" || die "no result line from wrk"
     (( a_bad == 0 && a_errors == 0 )) || die "(a) $a_bad bad replies and $a_errors socket errors out of $a_requests: not a valid measurement"
+}
+
+# (e): pages of $page_size from the 100,000-row layer served at $1 (the server's process id $2), as Esri JSON plain
+# and ordered by OBJECTID (ASC, DESC) and as GeoJSON, at offsets 0, 50,000 and 99,900 (every answer checked); prints
+# their table, each beside the plain page (the ratio), and sets e_ok (1 when every target is met).
+measure_pages() {
+    local where="$3"
+    say "(e) pages of $page_size: plain, ordered by OBJECTID, GeoJSON; at most $page_requests requests (10 s) each, one connection ($where) ..."
+    python3 Benchmarks/service_bench.py pages "$1" Bench100k "$query_rows" "$2" "$page_size" "$page_requests" > "$work/pages.txt" \
+        || die "(e) the page cases failed"
+    python3 - "$work/pages.txt" "$page_size" "$where" > "$work/pages-table.txt" <<'PY'
+import sys
+path, size, where = sys.argv[1:]
+figures = {}
+for line in open(path):
+    word, case, offset, ms, cpu, requests = line.split()
+    figures[(case, int(offset))] = (float(ms), float(cpu), int(requests))
+offsets = sorted({offset for _, offset in figures})
+names = {"plain": "Esri JSON", "ordered-asc": "Esri JSON, orderByFields=OBJECTID", "ordered-desc": "Esri JSON, orderByFields=OBJECTID DESC",
+         "geojson": "GeoJSON", "geojson-ordered": "GeoJSON, orderByFields=OBJECTID"}
+header = ("(e) page of " + size + " of 100,000 (" + where + ")", "offset", "median", "server CPU", "x plain", "target", "result")
+rows, ok = [], True
+for case in names:
+    for offset in offsets:
+        ms, cpu, requests = figures[(case, offset)]
+        plain_ms = figures[("plain", offset)][0]
+        ratio = ms / plain_ms
+        target, result = "", ""
+        if case.startswith("ordered") or case == "geojson-ordered":
+            plain_like = figures[("geojson" if case.startswith("geojson") else "plain", offset)][0]
+            target, passed = "<= 2x its plain page", ms <= 2 * plain_like
+            result = "PASS" if passed else "FAIL"
+            ok = ok and passed
+        if case == "geojson":
+            target, passed = "CPU < 0.3 ms", cpu < 0.3
+            result = "PASS" if passed else "FAIL"
+            ok = ok and passed
+        rows.append((names[case], f"{offset:,}", f"{ms:.2f} ms", f"{cpu:.3f} ms", f"{ratio:.2f}", target, result))
+widths = [max(len(str(row[i])) for row in rows + [header]) for i in range(len(header))]
+line = lambda row: "  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip()
+print(line(header))
+print(line(["-" * w for w in widths]))
+for row in rows:
+    print(line(row))
+print("(e) server CPU: the server process's user + system time over the timed requests (/proc), per request; median: one "
+      "request at a time on one keep-alive connection")
+print(f"(e) RESULT: {'PASS' if ok else 'FAIL'}")
+PY
+    cat "$work/pages-table.txt"
+    grep -q '^(e) RESULT: PASS' "$work/pages-table.txt" && e_ok=1 || e_ok=0
 }
 
 # (c): checks that $small_base and $large_base serve $small_rows and $large_rows rows, then creates
@@ -314,6 +374,13 @@ if [[ -n "$postgres" ]]; then
     say "(a) raw PostgreSQL: the same page SELECTs, 2,000 pages at random offsets, pgbench, one client ..."
     read -r raw_a_qps raw_a_p99 <<< "$(python3 Benchmarks/service_bench.py pg-raw-query "$(pg_url bench_100k_run)" Bench100k "$query_rows" 2000)" \
         || die "(a) raw PostgreSQL failed"
+    measure_pages "$query_base" "${server_pids[${#server_pids[@]}-1]}" "PostgreSQL"
+    pg_pages_table="$(cat "$work/pages-table.txt")"
+    pg_e_ok="$e_ok"
+    if [[ -n "${BENCH_PAGES_ONLY:-}" ]]; then
+        (( strict && !pg_e_ok )) && exit 1
+        exit 0
+    fi
 
     # (d) paged query, two servers on the same database: one wrk per server, in parallel
     say "(d) starting a second maprules serve --postgres on bench_100k_run ..."
@@ -466,7 +533,8 @@ print(f"RESULT: {'PASS' if all(results) else 'FAIL'} ({sum(results)} of {len(res
       + ("" if sqlite else "; (b) not compared: no SQLite figures") + ")")
 PY
     cat "$work/table.txt"
-    if (( strict )) && grep -q '^RESULT: FAIL' "$work/table.txt"; then
+    printf '%s\n' "$pg_pages_table"
+    if (( strict )) && { grep -q '^RESULT: FAIL' "$work/table.txt" || (( !pg_e_ok )); }; then
         exit 1
     fi
     exit 0
@@ -491,6 +559,12 @@ measure_paged_query
 say "(a) raw SQLite: the same page SELECT, same offsets, 2,000 pages, one connection ..."
 read -r raw_a_qps raw_a_p99 <<< "$(python3 Benchmarks/service_bench.py raw-query "$run/Bench100k.sqlite" Bench100k "$query_rows" 2000)" \
     || die "(a) raw SQLite failed"
+measure_pages "$query_base" "${server_pids[${#server_pids[@]}-1]}" "SQLite"
+sqlite_pages_table="$(cat "$work/pages-table.txt")"
+if [[ -n "${BENCH_PAGES_ONLY:-}" ]]; then
+    (( strict && !e_ok )) && exit 1
+    exit 0
+fi
 
 token="$(token_for "$query_base")" || die "generateToken failed"
 # (b) is mostly writing to the disk (the WAL, its checkpoints), which the machine's other work disturbs: the
@@ -556,10 +630,11 @@ print(f"(b) every run: {b_all} features/s")
 print(f"RESULT: {'PASS' if a_ok and b_ok and c_ok else 'FAIL'} ({sum([a_ok, b_ok, c_ok])} of 3 targets met)")
 PY
 cat "$work/table.txt"
+printf '%s\n' "$sqlite_pages_table"
 # Kept for a later `--postgres` run's comparison: date binary a_rps a_p50 a_p99 b_added b_seconds c_small c_large
 printf '%s %s %s %s %s %s %s %s %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$maprules" "$a_rps" "$a_p50" "$a_p99" "$b_added" "$b_seconds" \
     "$c_small_ms" "$c_large_ms" > "$generated/sqlite-figures.txt"
-if (( strict )) && grep -q '^RESULT: FAIL' "$work/table.txt"; then
+if (( strict )) && { grep -q '^RESULT: FAIL' "$work/table.txt" || (( !e_ok )); }; then
     exit 1
 fi
 exit 0

@@ -13,6 +13,8 @@ Subcommands:
   raw-query   DB SERVICE N PAGES   (a) raw: the service's page SELECT in Python's sqlite3
   raw-edits   DB SERVICE TOTAL BATCH   (b) raw: the rows (b) wrote, inserted again in BATCH-row transactions
   raw-version DB SMALL LARGE RUNS  (c) raw: one version row inserted per transaction, each database
+  pages BASE SERVICE N PID SIZE R  (e) pages of SIZE as Esri JSON, ordered by OBJECTID (ASC, DESC) and as GeoJSON, at
+                                   offsets 0, N/2, N-100: median ms and the server's (PID) CPU ms per request
 PostgreSQL (`--postgres`; psql and pgbench, from PATH or /usr/lib/postgresql/*/bin):
   pg-url      URL DATABASE         URL with its database replaced by DATABASE (query string kept)
   pg-grow     URL SERVICE ROWS     as `grow`, in SQL in the URL's database (then VACUUM ANALYZE)
@@ -584,12 +586,59 @@ COMMIT;
             done += chunk
     print(f"{statistics.median(times[small_url]) * 1000:.4f} {statistics.median(times[large_url]) * 1000:.4f}")
 
+# --- pages: plain, ordered and GeoJSON pages side by side ---------------------------------------------------------
+
+def process_cpu_seconds(pid):
+    """User + system CPU seconds of process `pid` so far (/proc/PID/stat, fields 14 and 15)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cmd_pages(base, service, n, pid, size, requests):
+    """Each case a page of `size` at offsets 0, n/2 and n - 100: `requests` requests one after another on one
+    connection (after 20 untimed; at most 10 s of them), checked; prints one line a case and offset:
+    `PAGE case offset median_ms cpu_ms requests` (the server's CPU per request, from /proc, over the timed requests)."""
+    n, size, requests = int(n), int(size), int(requests)
+    client = Client(base)
+    path = f"/rest/services/{service}/FeatureServer/0/query"
+    cases = [
+        ("plain", "f=json", False),
+        ("ordered-asc", "orderByFields=OBJECTID&f=json", False),
+        ("ordered-desc", "orderByFields=OBJECTID%20DESC&f=json", True),
+        ("geojson", "f=geojson", False),
+        ("geojson-ordered", "orderByFields=OBJECTID&f=geojson", False),
+    ]
+    for offset in (0, n // 2, n - 100):
+        for name, query, descending in cases:
+            url = f"{path}?resultOffset={offset}&resultRecordCount={size}&{query}"
+            page = client.document("GET", url, client.send("GET", url))
+            key = "id" if "geojson" in query else None
+            ids = [f["id"] if key else f["attributes"]["objectid"] for f in page["features"]]
+            first = n - offset if descending else offset + 1
+            expected = list(range(first, first - size, -1)) if descending else list(range(first, first + size))
+            if ids != expected:
+                sys.exit(f"service_bench.py: {name} at offset {offset} holds ids {ids[:3]}...{ids[-3:]}, expected {expected[:3]}...")
+            for _ in range(20):
+                client.send("GET", url)
+            times = []
+            cpu_before = process_cpu_seconds(pid)
+            began = time.perf_counter()
+            # At most `requests`, and no more than 10 s of them (a slow case still measures at least 10).
+            while len(times) < requests and (len(times) < 10 or time.perf_counter() - began < 10):
+                start = time.perf_counter()
+                client.send("GET", url)
+                times.append(time.perf_counter() - start)
+            cpu = process_cpu_seconds(pid) - cpu_before
+            print(f"PAGE {name} {offset} {statistics.median(times) * 1000:.3f} {cpu / len(times) * 1000:.3f} {len(times)}")
+
+
 def main(argv):
     commands = {
         "folders": cmd_folders, "grow": cmd_grow, "check": cmd_check, "edits": cmd_edits, "versions": cmd_versions,
         "raw-query": cmd_raw_query, "raw-edits": cmd_raw_edits, "raw-version": cmd_raw_version,
         "pg-url": cmd_pg_url, "pg-grow": cmd_pg_grow, "pg-raw-query": cmd_pg_raw_query, "pg-raw-edits": cmd_pg_raw_edits,
-        "pg-raw-version": cmd_pg_raw_version,
+        "pg-raw-version": cmd_pg_raw_version, "pages": cmd_pages,
     }
     if len(argv) < 2 or argv[1] not in commands:
         sys.exit(__doc__)

@@ -14,6 +14,10 @@
 //       first page of 100 (no orderBy: object id order, local adds last), a filter matching about 1 % of the
 //       rows, 100 object ids, a page at offset 50,000, and a count; best of the runs after one untimed warm-up;
 //       each answer is checked (a wrong first page stops the run; the others' are reported with ok=0).
+// `updates` opens the folder's service over `--database` (a file a first run loads; Benchmarks/runtime-throughput.sh
+// grows its layer to 1,000,000 rows in SQLite between the two runs), and times U local updates of rows spread over
+// the layer, one by one, each the read of the feature by object id and the update (`--updates`, default 200): the
+// median and the slowest, after 10 untimed ones.
 // `memory` loads the folder, notes the resident size, makes N pending local edits (U of them updates, the rest
 // adds) and prints the resident size then and the process's peak (VmHWM; getrusage elsewhere). Run it in a
 // process of its own, so that nothing else raises the peak.
@@ -22,6 +26,7 @@
 //   adds run=1 features=10000 add_seconds=0.412 apply_seconds=0.318 rows_before=100000 rows_after=110000
 //   query name=page seconds=0.0123 returned=100 ok=1 edits=10000 rows=100000
 //   memory edits=100000 updates=0 adds=100000 edit_seconds=3.2 baseline_kb=81234 after_kb=201234 peak_kb=205000
+//   updates rows=1000000 updates=200 median_ms=0.412 max_ms=1.230 total_seconds=0.090
 // Progress goes to standard error. Exit 0 measured; 2 could not run (a wrong answer included).
 
 import Foundation
@@ -73,7 +78,7 @@ func number(_ name: String) -> Int {
 }
 while let argument = arguments.popFirst() {
     switch argument {
-    case "throughput", "memory", "offline-edits": mode = argument
+    case "throughput", "memory", "offline-edits", "updates": mode = argument
     case "--file": offlineFile = value(argument)
     case "--folder": folder = value(argument)
     case "--users": usersFile = value(argument)
@@ -87,7 +92,7 @@ while let argument = arguments.popFirst() {
     case "--edits": memoryEdits = number(argument)
     case "--layer": layerID = number(argument)
     case "-h", "--help":
-        print("usage: RuntimeBench throughput|memory --folder DIR [--users FILE] [--user U --password P] [--runs N] "
+        print("usage: RuntimeBench throughput|memory|updates --folder DIR [--users FILE] [--user U --password P] [--runs N] "
               + "[--adds N] [--updates N] [--overlay-adds N] [--edits N] [--layer ID]")
         exit(0)
     default: fail("unknown argument '\(argument)' (try --help)")
@@ -315,6 +320,41 @@ func throughput() async {
     }
 }
 
+// MARK: updates
+
+/// `updates --folder F --database DB --updates U`: U local updates, one at a time, each timed on its own.
+@MainActor
+func updateLatency() async {
+    let (geodatabase, table, loadSeconds) = await openGeodatabase(versionName: "BenchUpdates")
+    let rows = await attempt("counting") { try await table.count() }
+    say("loaded \(folder) over \(databasePath): \(rows) rows in layer \(layerID) (\(format(loadSeconds, 1)) s)")
+    let count = max(1, updateCount)
+    let warmUp = 10
+    let step = max(1, rows / (count + warmUp))
+    var generator = Generator(state: 17)
+    var times: [Double] = []
+    for k in 0..<(warmUp + count) {
+        let objectId = Int64(1 + (k * step) % rows)
+        let start = now()
+        var feature = await attempt("reading feature \(objectId)") { try await table.feature(objectId: objectId) }
+        feature["estloss"] = .double(Double(1000 + generator.next() % 499_000))
+        feature["notes"] = .string("Updated by RuntimeBench updates \(k).")
+        await attempt("updating feature \(objectId)") { try await table.update(feature) }
+        if k >= warmUp { times.append(seconds(since: start)) }
+    }
+    let pending = await geodatabase.localEditCount
+    guard pending == warmUp + count else { fail("updates: \(pending) local edits pending, \(warmUp + count) expected") }
+    // The last update reads back as it was made.
+    let lastId = Int64(1 + ((warmUp + count - 1) * step) % rows)
+    let last = await attempt("reading feature \(lastId) back") { try await table.feature(objectId: lastId) }
+    guard last["notes"]?.string == "Updated by RuntimeBench updates \(warmUp + count - 1)." else { fail("updates: feature \(lastId) does not show its update") }
+    let sorted = times.sorted()
+    let median = sorted[sorted.count / 2]
+    say("updates: \(count) local updates over \(rows) rows: median \(format(median * 1000, 3)) ms, slowest \(format(sorted.last! * 1000, 3)) ms")
+    print("updates rows=\(rows) updates=\(count) median_ms=\(format(median * 1000, 3)) max_ms=\(format(sorted.last! * 1000, 3)) "
+          + "total_seconds=\(format(times.reduce(0, +), 3))")
+}
+
 // MARK: memory
 
 @MainActor
@@ -363,5 +403,6 @@ func offlineEdits() async {
 switch mode {
 case "throughput": await throughput()
 case "offline-edits": await offlineEdits()
+case "updates": await updateLatency()
 default: await memory()
 }

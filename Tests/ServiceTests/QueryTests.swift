@@ -263,7 +263,7 @@ extension DeepPagingTests {
 }
 
 @Suite struct ShortReadTests {
-    /// Only pages of DEFAULT without filter or order are read on the caller's thread (`ServiceCore.queryText`).
+    /// Only pages of DEFAULT without filter, in object id order, are read on the caller's thread (`ServiceCore.queryText`).
     @Test func onlyUnfilteredDefaultPagesAreShortReads() async throws {
         let core = try await Fixtures.core(users: false)
         let service = try core.service("TreesOfPortland")
@@ -281,6 +281,10 @@ extension DeepPagingTests {
         #expect(try !short(QueryParameters(where: "1=1 AND Condition = 'Good'")))
         #expect(try !short(QueryParameters(objectIds: [1])))
         #expect(try !short(QueryParameters(orderByFields: "Address")))
+        // Ordered by the object id, either way, a page is read as a plain one (OrderedPagesTests).
+        #expect(try short(QueryParameters(orderByFields: "OBJECTID")))
+        #expect(try short(QueryParameters(orderByFields: "objectid DESC, Address")))
+        #expect(try !short(QueryParameters(orderByFields: "Address, OBJECTID DESC")))
         #expect(try !short(QueryParameters(geometry: .point(Point(x: 0, y: 0)), inSR: .wgs84)))
         #expect(try !short(QueryParameters(returnCountOnly: true)))
         #expect(try !short(QueryParameters(returnIdsOnly: true)))

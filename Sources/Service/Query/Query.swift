@@ -24,7 +24,7 @@ extension ServiceCore {
     /// what `query` answers, but a feature set is written while its rows are read (stored attribute text copied as
     /// it is where that is provably the same text, `StoredAttributesWriter`), without building the features.
     ///
-    /// A short read (`QueryPlan.isShortRead`: a page of DEFAULT without filter or order) is made synchronously on
+    /// A short read (`QueryPlan.isShortRead`: a page of DEFAULT without filter, in object id order) is made synchronously on
     /// the calling task's thread when the store can (`Store.readOnCallingThread`: SQLite, without the hop to GRDB's
     /// reader queue and back: fewer thread hand-offs, a shorter answer time); call it from the concurrency pool,
     /// never from an event loop. Else, when the store answers a statement alone (`Store.answerAlone`: PostgreSQL),
@@ -178,11 +178,21 @@ struct QueryPlan {
         return sql
     }
 
-    /// A page of DEFAULT (no `gdbVersion`) without filter or order, and no other kind of answer: the head index walked
-    /// for at most `PageAnchors.threshold` entries, then at most `maxRecordCount` rows by primary key.
+    /// A page of DEFAULT (no `gdbVersion`) without filter, in object id order (`objectIdOrder`), and no other kind of
+    /// answer: the head index walked for at most `PageAnchors.threshold` entries, then at most `maxRecordCount` rows by
+    /// primary key.
     var isShortRead: Bool {
-        parameters.gdbVersion == nil && hasNoFilter && (parameters.orderByFields ?? "").allSatisfy { $0 == " " }
+        parameters.gdbVersion == nil && hasNoFilter && objectIdOrder != nil
             && (parameters.outStatistics ?? []).isEmpty && !parameters.returnCountOnly && !parameters.returnIdsOnly && !parameters.returnExtentOnly
+    }
+
+    /// The direction of a page in object id order, the one order an index gives without a sort: no `orderByFields`
+    /// (ascending), or `orderByFields` whose first term is the object id (`OBJECTID`, `OBJECTID DESC`: the object id is
+    /// unique, so any later term changes nothing). Nil for any other order.
+    var objectIdOrder: PageAnchors.Direction? {
+        guard let first = orderTerms.first else { return .ascending }
+        guard first.field.caseInsensitiveCompare(layer.objectIdField) == .orderedSame else { return nil }
+        return first.descending ? .descending : .ascending
     }
 
     /// No filter at all: no where clause, object ids, ownership or internal filter, or query geometry. On DEFAULT the
@@ -383,28 +393,29 @@ struct QueryPlan {
 
         let shape = pageShape
         let (select, limit, offset) = (shape.select, shape.limit, shape.offset)
-        let defaultOrder = orderTerms.isEmpty
+        let idOrder = objectIdOrder
         let page: StoreSQL
-        if unfiltered && defaultOrder {
-            // Walk the head index in object id order, skip `offset` entries without touching the rows, then
-            // fetch only the page's rows.
-            if offset >= PageAnchors.threshold, let anchors, case .some(let anchor) = try anchors.objectId(db, layerKey: layer.key, offset: offset) {
-                page = unfilteredPage(shape, from: anchor ?? Int64.max, dialect: db.dialect)
+        if unfiltered, let idOrder {
+            // Walk the head index in object id order (either way), skip `offset` entries without touching the rows,
+            // then fetch only the page's rows.
+            if offset >= PageAnchors.threshold, let anchors,
+               case .some(let anchor) = try anchors.objectId(db, layerKey: layer.key, offset: offset, idOrder) {
+                page = unfilteredPage(shape, from: anchor ?? idOrder.pastTheEnd, direction: idOrder, dialect: db.dialect)
             } else {
-                page = unfilteredPage(shape, from: nil, dialect: db.dialect)
+                page = unfilteredPage(shape, from: nil, direction: idOrder, dialect: db.dialect)
             }
-        } else if view.branch != 0 && defaultOrder {
+        } else if view.branch != 0, let idOrder {
             // A version in object id order: DEFAULT's rows the version does not override and the version's own
             // rows, each arm in head index order (order by the head's object id, not the row's, or SQLite sorts),
             // merged by SQLite.
             let arms = QueryCompiler.versionArms(layerKey: layer.key, view: view, defaultUnchangedSinceAncestor: unchanged, objectIds: parameters.objectIds)
             page = """
                 \(select), h0.objectId AS oid \(arms.fromDefault)\(terms) UNION ALL \
-                \(select), hv2.objectId AS oid \(arms.fromVersion)\(terms) ORDER BY oid LIMIT \(raw: String(limit + 1)) OFFSET \(offset)
+                \(select), hv2.objectId AS oid \(arms.fromVersion)\(terms) ORDER BY oid\(raw: idOrder.sql) LIMIT \(raw: String(limit + 1)) OFFSET \(offset)
                 """
         } else {
-            // In DEFAULT the head's primary key gives object id order without a sort.
-            let ordering: StoreSQL = defaultOrder && view.branch == 0 ? "h.objectId" : order
+            // In DEFAULT the head's primary key gives object id order (either way) without a sort.
+            let ordering: StoreSQL = view.branch == 0 && idOrder != nil ? "h.objectId\(raw: idOrder?.sql ?? "")" : order
             page = "\(select) \(source) ORDER BY \(ordering) LIMIT \(raw: String(limit + 1)) OFFSET \(offset)"
         }
         return .page(Page(sql: page, limit: limit, withGeometry: shape.withGeometry))
@@ -441,15 +452,19 @@ struct QueryPlan {
     /// start (or from the first object) is one range of the partial index of DEFAULT's live rows
     /// (`featureRow.defaultLive`, kept by a trigger on `head`: `PostgresSchema` v4) instead of a walk of the head
     /// index with a primary-key look-up of each row.
-    func unfilteredPage(_ shape: PageShape, from start: Int64?, dialect: SQLDialect, opaqueStart: Bool = false, checks: StoreSQL = "") -> StoreSQL {
+    ///
+    /// `direction` is the object id order of the page: from `start` upwards when ascending, downwards when descending.
+    func unfilteredPage(_ shape: PageShape, from start: Int64?, direction: PageAnchors.Direction = .ascending, dialect: SQLDialect,
+                        opaqueStart: Bool = false, checks: StoreSQL = "") -> StoreSQL {
         let (select, limit, offset) = (shape.select, shape.limit, shape.offset)
         let layerKey = String(layer.key)
+        let (bound, sql): (StoreSQL, String) = direction == .ascending ? (">=", "") : ("<=", " DESC")
         if dialect.flagsDefaultLiveRows && (start != nil || offset == 0) {
             var from: StoreSQL = ""
-            if let start { from = opaqueStart ? " AND r.objectId >= (SELECT \(start))" : " AND r.objectId >= \(start)" }
+            if let start { from = opaqueStart ? " AND r.objectId \(bound) (SELECT \(start))" : " AND r.objectId \(bound) \(start)" }
             return """
                 \(select) FROM featureRow r WHERE r.layerKey = \(raw: layerKey) AND r.defaultLive = 1\(from)\(checks) \
-                ORDER BY r.objectId LIMIT \(raw: String(limit + 1))
+                ORDER BY r.objectId\(raw: sql) LIMIT \(raw: String(limit + 1))
                 """
         }
         if let start {
@@ -459,18 +474,18 @@ struct QueryPlan {
             // rows into a temporary B-tree).
             return """
                 \(select) FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = \(raw: layerKey) AND h.branch = 0 \
-                AND h.isDelete = 0 AND h.objectId >= \(from)\(checks) ORDER BY h.objectId LIMIT \(raw: String(limit + 1))
+                AND h.isDelete = 0 AND h.objectId \(bound) \(from)\(checks) ORDER BY h.objectId\(raw: sql) LIMIT \(raw: String(limit + 1))
                 """
         }
         if offset == 0 {
             return """
                 \(select) FROM head h JOIN featureRow r ON r.id = h.rowId WHERE h.layerKey = \(raw: layerKey) AND h.branch = 0 \
-                AND h.isDelete = 0\(checks) ORDER BY h.objectId LIMIT \(raw: String(limit + 1))
+                AND h.isDelete = 0\(checks) ORDER BY h.objectId\(raw: sql) LIMIT \(raw: String(limit + 1))
                 """
         }
         return """
             \(select) FROM featureRow r WHERE r.id IN (SELECT h.rowId FROM head h WHERE h.layerKey = \(raw: layerKey) AND h.branch = 0 \
-            AND h.isDelete = 0 ORDER BY h.objectId LIMIT \(raw: String(limit + 1)) OFFSET \(offset))\(checks) ORDER BY r.objectId
+            AND h.isDelete = 0 ORDER BY h.objectId\(raw: sql) LIMIT \(raw: String(limit + 1)) OFFSET \(offset))\(checks) ORDER BY r.objectId\(raw: sql)
             """
     }
 
