@@ -101,7 +101,7 @@ import WebMap
     /// finds that they landed and sends nothing twice (no duplicate global ids, no lost edit).
     @Test func anApplyWhoseAnswerWasLostLandsOnceWhenRepeated() async throws {
         try await withFaultProxy { url, faults, core in
-            let service = try RemoteFeatureService(url: url, credential: Runtimes.editor01, timeout: .seconds(4))
+            let service = try RemoteFeatureService(url: url, credential: Runtimes.editor01, timeout: .seconds(10))
             let geodatabase = ServiceGeodatabase(service: service)
             try await geodatabase.load()
             let trees = try await geodatabase.table(layerID: 0)
