@@ -55,7 +55,7 @@ import Testing
         let error = try #require(syntax("'é😀' + #"))
         #expect(error.offset == 7 && error.column == 8)
         if case .success(let script) = ArcadeParser.parse("var s = '😀'; s") {
-            #expect(script.statements[1].range.start == 13)
+            #expect(script.makeStatements()[1].range.start == 13)
         } else {
             Issue.record("did not parse")
         }

@@ -5,7 +5,7 @@ struct ArcadeCompiler {
     static func compile(_ script: ArcadeScript) -> CompiledScript {
         let scope = CompiledScope(parent: nil)
         var compiler = ArcadeCompiler()
-        let tree = script.statements   // built from the flat storage on each call: once here
+        let tree = script.makeStatements()
         let functions = compiler.hoist(tree, into: scope)
         let statements = tree.map { compiler.statement($0, scope) }
         for function in functions { compiler.compileBody(function) }

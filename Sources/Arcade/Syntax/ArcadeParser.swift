@@ -1,7 +1,7 @@
 /// Parses Arcade's text into an `ArcadeScript`, or reports the first syntax error at its place.
 ///
 ///     switch ArcadeParser.parse("var x = 1\nx + 1") {
-///     case .success(let script): print(script.statements.count)   // 2
+///     case .success(let script): print(script.makeStatements().count)   // 2
 ///     case .failure(let errors): print(errors[0])                  // arcade/syntax at line ..., column ...
 ///     }
 ///

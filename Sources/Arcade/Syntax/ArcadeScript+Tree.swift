@@ -1,7 +1,8 @@
 /// The enum tree (`ArcadeStatement`, `ArcadeExpression`) built from the flat storage, for the compiler and for
 /// readers of the tree. Recursion follows the tree's height, which the parser bounds.
 extension ArcadeScript {
-    public var statements: [ArcadeStatement] {
+    /// Builds the enum tree anew on each call (a walk over every node): call it once and keep the result.
+    public func makeStatements() -> [ArcadeStatement] {
         let builder = TreeBuilder(tree: tree)
         return tree.children(of: tree[root]).map(builder.statement)
     }

@@ -3,7 +3,7 @@
 ///
 /// The parser appends a node after its children (so the last node is the script's root), and nothing is freed
 /// node by node: parsing a script allocates a handful of arrays, not one box per node. The analysis walks this
-/// storage directly; the evaluator's compiler reads the enum tree (`ArcadeScript.statements`) built from it.
+/// storage directly; the evaluator's compiler reads the enum tree (`ArcadeScript.makeStatements()`) built from it.
 struct SyntaxNodes {
     static let absent: Int32 = -1
 

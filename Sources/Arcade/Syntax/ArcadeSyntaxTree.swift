@@ -1,7 +1,7 @@
 /// A parsed Arcade expression (the "script"): its statements in order. Every node carries its source range.
 ///
 ///     switch ArcadeParser.parse("Left($feature.Name, 3)") {
-///     case .success(let script): ...        // script.statements
+///     case .success(let script): ...        // script.makeStatements()
 ///     case .failure(let errors): ...        // errors.first!.line, .column, .message
 ///     }
 ///
