@@ -28,9 +28,9 @@ import WebMap
                 let app = try MapRulesServer.application(core: core, options: .init(host: "127.0.0.1", port: port), logger: quietLogger) { running in
                     continuation.yield(running.port)
                 }
-                let task = Task {
+                let task = offThePoolTask {
                     defer { continuation.finish() }
-                    try await offThePool { try await app.runService(gracefulShutdownSignals: []) }
+                    try await app.runService(gracefulShutdownSignals: [])
                 }
                 var iterator = ports.makeAsyncIterator()
                 if let bound = await iterator.next() {

@@ -347,7 +347,7 @@ import WebMap
         defer { listener.close() }
         try await withRemote("http://127.0.0.1:\(listener.port)/arcgis/rest/services/Silent/FeatureServer", timeout: .seconds(60)) { service in
             let outcome = await measured {
-                let request = Task { try await offThePool { try await service.queryCount(layer: 0, QueryParameters()) } }
+                let request = offThePoolTask { try await service.queryCount(layer: 0, QueryParameters()) }
                 try await Task.sleep(for: .milliseconds(200))
                 request.cancel()
                 return try await request.value
