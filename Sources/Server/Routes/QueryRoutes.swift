@@ -36,8 +36,9 @@ struct QueryRoutes {
         var parameters = try QueryParameters(arguments: context.arguments)
         if format == .geojson && parameters.outSR == nil { parameters.outSR = .wgs84 }
         if format == .json {
-            // The core writes the Esri JSON answer itself while it reads the rows. It may read the database on this
-            // thread: route handlers run on the concurrency pool, not on an event loop.
+            // The core writes the Esri JSON answer itself while it reads the rows. A short read (a page of DEFAULT in
+            // object id order, at most maxRecordCount rows by key) is made on this thread, the connection's event loop
+            // (`EventLoopConnections`); any other query waits on the store's own threads.
             let bytes = try await core.queryText(service: try context.serviceName(), layer: try context.integer("layer"), parameters, as: context.caller)
             return ArcGISResponse.buffer(ByteBuffer(bytes: bytes))
         }

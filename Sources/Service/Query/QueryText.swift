@@ -7,13 +7,13 @@ extension ServiceCore {
     /// what `query` answers, but a feature set is written while its rows are read (stored attribute text copied as
     /// it is where that is provably the same text, `StoredAttributesWriter`), without building the features.
     ///
-    /// A short read (`QueryPlan.isShortRead`: a page of DEFAULT without filter, in object id order) is made synchronously on
-    /// the calling task's thread when the store can (`Store.readOnCallingThread`: SQLite, without the hop to GRDB's
-    /// reader queue and back: fewer thread hand-offs, a shorter answer time); call it from the concurrency pool,
-    /// never from an event loop. Else, when the store answers a statement alone (`Store.answerAlone`: PostgreSQL),
-    /// it is first tried as one statement without a transaction (`singleStatementPage`). Any other query
-    /// is read through the store's asynchronous read, so that a long one does not hold one of the pool's few
-    /// threads.
+    /// A short read (`QueryPlan.isShortRead`: a page of DEFAULT without filter, in object id order) is made
+    /// synchronously on the calling task's thread when the store can (`Store.readOnCallingThread`: SQLite, without
+    /// the hop to GRDB's reader queue and back): a bounded read (at most `maxRecordCount` rows by key), which the
+    /// server makes on the connection's event loop. Else, when the store answers a statement alone
+    /// (`Store.answerAlone`: PostgreSQL), it is first tried as one statement without a transaction
+    /// (`singleStatementPage`). Any other query is read through the store's asynchronous read, so that a long one
+    /// holds no thread of the caller's.
     public func queryText(service name: String, layer layerId: Int, _ parameters: QueryParameters, as caller: Caller) async throws -> [UInt8] {
         switch try await readText(service: name, layer: layerId, parameters, as: caller, format: .esriJSON) {
         case .bytes(let bytes):
