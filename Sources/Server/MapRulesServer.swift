@@ -89,9 +89,9 @@ public enum MapRulesServer {
             let configuration = TLSConfiguration.makeServerConfiguration(
                 certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(made.certificatePEM.utf8), format: .pem))],
                 privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(made.privateKeyPEM.utf8), format: .pem)))
-            server = try .tls(.http1(), tlsConfiguration: configuration)
+            server = try .tls(.http1OnEventLoops(), tlsConfiguration: configuration)
         } else {
-            server = .http1()
+            server = .http1OnEventLoops()
         }
         let scheme = options.tls ? "https" : "http"
         return Application(

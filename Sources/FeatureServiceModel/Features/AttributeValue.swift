@@ -128,14 +128,26 @@ public struct Attributes: Sendable, Equatable, Codable, Sequence {
     }
 
     /// Exact match first (the common case, and cheap), then without regard to case.
-    private func index(of name: String) -> Int? {
-        if let exact = entries.firstIndex(where: { $0.name == name }) { return exact }
-        return entries.firstIndex { Self.sameIgnoringCase($0.name, name) }
+    private func index(of name: String) -> Int? { Self.index(of: name, in: entries.lazy.map(\.name)) }
+
+    /// Where `subscript(name)` finds `name` among `names` (attribute names in order).
+    package static func index(of name: String, in names: some Collection<String>) -> Int? {
+        var position = 0
+        for candidate in names {
+            if candidate == name { return position }
+            position += 1
+        }
+        position = 0
+        for candidate in names {
+            if sameIgnoringCase(candidate, name) { return position }
+            position += 1
+        }
+        return nil
     }
 
     /// Whether two names are equal without regard to case: ASCII compared byte by byte (field names
     /// nearly always are; no string is made), anything else through `lowercased()`.
-    static func sameIgnoringCase(_ a: String, _ b: String) -> Bool {
+    package static func sameIgnoringCase(_ a: String, _ b: String) -> Bool {
         var left = a.utf8.makeIterator(), right = b.utf8.makeIterator()
         while true {
             switch (left.next(), right.next()) {

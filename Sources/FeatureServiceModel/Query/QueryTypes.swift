@@ -150,14 +150,20 @@ public struct FeatureSet: Sendable, Codable, Equatable {
     public func geoJSON() -> JSON {
         .object([
             ("type", .string("FeatureCollection")),
-            ("features", .array(features.map { feature in
-                var members: [(String, JSON)] = [("type", .string("Feature"))]
-                if let id = feature.attributes[objectIdFieldName], case .int(let oid) = id { members.append(("id", .int(Int(oid)))) }
-                members.append(("geometry", feature.geometry.map(GeoJSON.geometry) ?? .null))
-                members.append(("properties", feature.attributes.json))
-                return .object(members)
-            })),
+            ("features", .array(features.map { $0.geoJSON(objectIdFieldName: objectIdFieldName) })),
         ] + (exceededTransferLimit == true ? [("exceededTransferLimit", JSON.bool(true))] : []))
+    }
+}
+
+extension Feature {
+    /// The feature as a GeoJSON Feature: `type`, `id` (the object id, when it is an integer), `geometry` (null when
+    /// there is none; it must be in WGS84 already) and `properties` (the attributes in field order).
+    public func geoJSON(objectIdFieldName: String) -> JSON {
+        var members: [(String, JSON)] = [("type", .string("Feature"))]
+        if let id = attributes[objectIdFieldName], case .int(let oid) = id { members.append(("id", .int(Int(oid)))) }
+        members.append(("geometry", geometry.map(GeoJSON.geometry) ?? .null))
+        members.append(("properties", attributes.json))
+        return .object(members)
     }
 }
 

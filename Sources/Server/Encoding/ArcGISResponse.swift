@@ -31,6 +31,9 @@ public enum ArcGISResponse {
         }
     }
 
+    /// The `Content-Type` of `f=geojson` answers.
+    static let geoJSONContentType = "application/geo+json; charset=utf-8"
+
     /// Encodes any `Encodable` answer of the core, keeping member order (attributes in field order).
     public static func json(_ value: some Encodable, context: MapRulesRequestContext, status: HTTPResponse.Status = .ok) throws -> Response {
         let document: JSON

@@ -36,17 +36,33 @@ struct QueryRoutes {
         var parameters = try QueryParameters(arguments: context.arguments)
         if format == .geojson && parameters.outSR == nil { parameters.outSR = .wgs84 }
         if format == .json {
-            // The core writes the Esri JSON answer itself while it reads the rows. It may read the database on this
-            // thread: route handlers run on the concurrency pool, not on an event loop.
+            // The core writes the Esri JSON answer itself while it reads the rows. A short read (a page of DEFAULT in
+            // object id order, at most maxRecordCount rows by key) is made on this thread, the connection's event loop
+            // (`EventLoopConnections`); any other query waits on the store's own threads.
             let bytes = try await core.queryText(service: try context.serviceName(), layer: try context.integer("layer"), parameters, as: context.caller)
             return ArcGISResponse.buffer(ByteBuffer(bytes: bytes))
         }
-        let answer = try await core.query(service: try context.serviceName(), layer: try context.integer("layer"), parameters, as: context.caller)
-        if format == .geojson, let set = answer.featureSet {
-            return ArcGISResponse.document(set.geoJSON(), context: context, contentType: "application/geo+json; charset=utf-8")
+        if format == .geojson {
+            // Feature pages are written as GeoJSON while the rows are read, as Esri JSON pages are above.
+            switch try await core.queryGeoJSON(service: try context.serviceName(), layer: try context.integer("layer"), parameters, as: context.caller) {
+            case .bytes(let bytes):
+                return ArcGISResponse.buffer(ByteBuffer(bytes: bytes), contentType: ArcGISResponse.geoJSONContentType)
+            case .response(let answer):
+                return try Self.geoJSON(answer, context: context)
+            }
         }
-        if format == .geojson, case .extent(let extent) = answer {
-            return ArcGISResponse.document(extent.geoJSON(), context: context, contentType: "application/geo+json; charset=utf-8")
+        let answer = try await core.query(service: try context.serviceName(), layer: try context.integer("layer"), parameters, as: context.caller)
+        return try ArcGISResponse.json(answer, context: context)
+    }
+
+    /// A query answer other than a feature page (written by the core) as `f=geojson` answers it: a feature set
+    /// (statistics) as a FeatureCollection, an extent as a FeatureCollection with its `bbox`, anything else as Esri JSON.
+    private static func geoJSON(_ answer: QueryResponse, context: MapRulesRequestContext) throws -> Response {
+        if let set = answer.featureSet {
+            return ArcGISResponse.document(set.geoJSON(), context: context, contentType: ArcGISResponse.geoJSONContentType)
+        }
+        if case .extent(let extent) = answer {
+            return ArcGISResponse.document(extent.geoJSON(), context: context, contentType: ArcGISResponse.geoJSONContentType)
         }
         return try ArcGISResponse.json(answer, context: context)
     }

@@ -10,56 +10,14 @@ extension ServiceCore {
     }
 
     /// What both answers of `<layer>/query` start from: the caller's right to query checked, the plan made.
-    private func prepareQuery(service name: String, layer layerId: Int, _ parameters: QueryParameters,
-                              as caller: Caller) throws -> PreparedQuery {
+    func prepareQuery(service name: String, layer layerId: Int, _ parameters: QueryParameters,
+                              as caller: Caller) throws -> PlannedQuery {
         let service = try self.service(name)
         let layer = try service.layer(layerId)
         let policy = AccessPolicy(core: self, service: service, caller: caller)
         try policy.requireQuery()
         let plan = try QueryPlan(layer: layer, parameters: parameters, policy: policy)
-        return PreparedQuery(plan: plan, service: service, policy: policy, versionName: parameters.gdbVersion, anchors: pageAnchors)
-    }
-
-    /// `<layer>/query` answered as compact Esri JSON (`f=json`): byte for byte what `OrderedJSONEncoder` makes of
-    /// what `query` answers, but a feature set is written while its rows are read (stored attribute text copied as
-    /// it is where that is provably the same text, `StoredAttributesWriter`), without building the features.
-    ///
-    /// A short read (`QueryPlan.isShortRead`: a page of DEFAULT without filter, in object id order) is made synchronously on
-    /// the calling task's thread when the store can (`Store.readOnCallingThread`: SQLite, without the hop to GRDB's
-    /// reader queue and back: fewer thread hand-offs, a shorter answer time); call it from the concurrency pool,
-    /// never from an event loop. Else, when the store answers a statement alone (`Store.answerAlone`: PostgreSQL),
-    /// it is first tried as one statement without a transaction (`singleStatementPage`). Any other query
-    /// is read through the store's asynchronous read, so that a long one does not hold one of the pool's few
-    /// threads.
-    public func queryText(service name: String, layer layerId: Int, _ parameters: QueryParameters, as caller: Caller) async throws -> [UInt8] {
-        let query = try prepareQuery(service: name, layer: layerId, parameters, as: caller)
-        let read: @Sendable (any StoreConnection) throws -> QueryPlan.TextAnswer = { db in
-            try query.plan.runText(db, view: query.view(db), anchors: query.anchors)
-        }
-        let answer: QueryPlan.TextAnswer
-        if query.plan.isShortRead, let here = try database.readOnCallingThread(read) {
-            answer = here
-        } else if let page = query.plan.singleStatementPage(service: query.service.name, policy: query.policy, anchors: query.anchors,
-                                                            dialect: database.dialect),
-                  let rows = try await database.answerAlone(page.sql),
-                  case let text = try query.plan.pageText(page, rows: rows.forEach), text.count > 0 {
-            return text.bytes
-        } else {
-            answer = try await database.read(read)
-        }
-        switch answer {
-        case .bytes(let bytes):
-            return bytes
-        case .response(let response):
-            let document: JSON
-            do { document = try OrderedJSONEncoder().encode(response) } catch {
-                throw ServiceError.internal("The answer could not be encoded: \(error)")
-            }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(4096)
-            document.write(to: &bytes)
-            return bytes
-        }
+        return PlannedQuery(plan: plan, service: service, policy: policy, versionName: parameters.gdbVersion, anchors: pageAnchors)
     }
 
     /// Runs a query inside an existing database access (related records, differences).
@@ -260,43 +218,55 @@ struct QueryPlan {
         case response(QueryResponse)
     }
 
+    /// The text a feature page is written in: Esri JSON (`FeatureSetText`) or GeoJSON (`GeoJSONText`).
+    enum TextFormat: Sendable {
+        case esriJSON, geoJSON
+    }
+
     /// The query's answer as Esri JSON bytes, for feature pages written while the rows are read: the head from
     /// the layer's cache (`AnswerHeads`), each row's stored attribute text copied as it is when
     /// `StoredAttributesWriter` allows it (else decoded and written by `FeatureSetText`), the point taken from
     /// the envelope columns when the stored text is exactly theirs. The same bytes as encoding `run`'s answer.
-    func runText(_ db: any StoreConnection, view: VersionView, anchors: PageAnchors? = nil) throws -> TextAnswer {
+    func runText(_ db: any StoreConnection, view: VersionView, anchors: PageAnchors? = nil, format: TextFormat = .esriJSON) throws -> TextAnswer {
         let page: Page
         switch try prepare(db, view: view, anchors: anchors) {
         case .answer(let answer): return .response(answer)
         case .page(let p): page = p
         }
-        return .bytes(try pageText(db, page).bytes)
+        return .bytes(try pageText(db, page, format: format).bytes)
     }
 
     /// The feature set of `page` as Esri JSON bytes (see `runText`), and how many features it holds.
-    func pageText(_ db: any StoreConnection, _ page: Page) throws -> (bytes: [UInt8], count: Int) {
-        try pageText(page) { body in try db.forEach(page.sql, body) }
+    func pageText(_ db: any StoreConnection, _ page: Page, format: TextFormat = .esriJSON) throws -> (bytes: [UInt8], count: Int) {
+        try pageText(page, format: format) { body in try db.forEach(page.sql, body) }
     }
 
     /// The same, from the rows of `page.sql` however they were read (`rows` steps through them).
-    func pageText(_ page: Page, rows: ((any StoreCursor) throws -> Bool) throws -> Void) throws -> (bytes: [UInt8], count: Int) {
+    func pageText(_ page: Page, format: TextFormat = .esriJSON,
+                  rows: ((any StoreCursor) throws -> Bool) throws -> Void) throws -> (bytes: [UInt8], count: Int) {
         let spatialReference = layer.isTable ? nil : outReference
         let entry = layer.answerHeads.entry(AnswerHeads.Key(outFields: outFields, spatialReference: spatialReference)) {
             var head: [UInt8] = []
             FeatureSetText.appendHead(objectIdFieldName: layer.objectIdField, globalIdFieldName: layer.globalIdField,
                                       geometryType: layer.geometryType?.rawValue, spatialReference: spatialReference,
                                       fields: fieldDescriptions(outFields), to: &head)
-            return AnswerHeads.Entry(head: head, writer: StoredAttributesWriter(outFields: outFields))
+            return AnswerHeads.Entry(head: head, writer: StoredAttributesWriter(outFields: outFields, objectIdField: layer.objectIdField))
         }
         var out: [UInt8] = []
+        var head: [UInt8] = []
+        switch format {
+        case .esriJSON: head = entry.head
+        case .geoJSON: GeoJSONText.appendHead(to: &head)
+        }
         // Room for the head and a page of up to 128 features as large as the last answer's (a larger page grows it).
-        out.reserveCapacity(entry.head.count + 64 + min(page.limit, 128) * max(layer.answerHeads.featureSize, 64))
-        out.append(contentsOf: entry.head)
+        out.reserveCapacity(head.count + 64 + min(page.limit, 128) * max(layer.answerHeads.featureSize, 64))
+        out.append(contentsOf: head)
 
         var exceeded = false
         var count = 0
         var keys = FeatureSetText.AttributeKeys()
         var scratch = StoredAttributesWriter.Scratch()
+        var properties: [UInt8] = [], objectId: [UInt8] = []
         try rows { row in
             guard count < page.limit else {
                 exceeded = true
@@ -304,27 +274,55 @@ struct QueryPlan {
             }
             if count > 0 { out.append(UInt8(ascii: ",")) }
             count += 1
-            let mark = out.count
             // The attributes text in place in the store's row (no String), when it is text.
             if let writer = entry.writer {
-                let copied = try row.withTextBytes(0) { stored -> Bool in
-                    guard let stored, stored.count > 0 else { return false }
-                    JSON.appendASCII("{\"attributes\":", to: &out)
-                    guard writer.encode(bytes: stored, into: &out, scratch: &scratch) else { return false }
-                    return true
+                switch format {
+                case .esriJSON:
+                    let mark = out.count
+                    let copied = try row.withTextBytes(0) { stored -> Bool in
+                        guard let stored, stored.count > 0 else { return false }
+                        JSON.appendASCII("{\"attributes\":", to: &out)
+                        return writer.encode(bytes: stored, into: &out, scratch: &scratch)
+                    }
+                    if copied {
+                        FeatureSetText.appendGeometry(try shape(row, withGeometry: page.withGeometry, scratch: &scratch), to: &out)
+                        out.append(UInt8(ascii: "}"))
+                        return true
+                    }
+                    out.removeSubrange(mark...)
+                case .geoJSON:
+                    // `properties` first (the `id` before them is read from them), then the feature around them.
+                    // The object id's text is copied out of the row's attributes text while that is in reach.
+                    properties.removeAll(keepingCapacity: true)
+                    objectId.removeAll(keepingCapacity: true)
+                    let copied = row.withTextBytes(0) { stored -> Bool in
+                        guard let stored, stored.count > 0, writer.encode(bytes: stored, into: &properties, scratch: &scratch) else { return false }
+                        if let range = scratch.objectIdValue { objectId.append(contentsOf: UnsafeBufferPointer(rebasing: stored[range])) }
+                        return true
+                    }
+                    if copied {
+                        let geometry = try shape(row, withGeometry: page.withGeometry, scratch: &scratch)
+                        properties.withUnsafeBufferPointer { written in
+                            objectId.withUnsafeBufferPointer { id in
+                                GeoJSONText.appendFeature(properties: written, objectId: id.isEmpty ? nil : id, geometry: geometry, to: &out)
+                            }
+                        }
+                        return true
+                    }
                 }
-                if copied {
-                    FeatureSetText.appendGeometry(try shape(row, withGeometry: page.withGeometry, scratch: &scratch), to: &out)
-                    out.append(UInt8(ascii: "}"))
-                    return true
-                }
-                out.removeSubrange(mark...)
             }
-            FeatureSetText.appendFeature(try decodedFeature(row, withGeometry: page.withGeometry), keys: &keys, to: &out)
+            let feature = try decodedFeature(row, withGeometry: page.withGeometry)
+            switch format {
+            case .esriJSON: FeatureSetText.appendFeature(feature, keys: &keys, to: &out)
+            case .geoJSON: GeoJSONText.appendFeature(feature, objectIdFieldName: layer.objectIdField, to: &out)
+            }
             return true
         }
-        FeatureSetText.appendTail(exceededTransferLimit: exceeded ? true : nil, to: &out)
-        if count > 0 { layer.answerHeads.featureSize = (out.count - entry.head.count) / count + 1 }
+        switch format {
+        case .esriJSON: FeatureSetText.appendTail(exceededTransferLimit: exceeded ? true : nil, to: &out)
+        case .geoJSON: GeoJSONText.appendTail(exceededTransferLimit: exceeded, to: &out)
+        }
+        if count > 0 && format == .esriJSON { layer.answerHeads.featureSize = (out.count - head.count) / count + 1 }
         return (out, count)
     }
 
@@ -571,7 +569,7 @@ struct QueryPlan {
 }
 
 /// A `<layer>/query` ready to read: its plan, and the version it reads as the caller may see it.
-private struct PreparedQuery: Sendable {
+struct PlannedQuery: Sendable {
     let plan: QueryPlan
     let service: ServiceModel
     let policy: AccessPolicy

@@ -47,8 +47,12 @@ struct StoredAttributesWriter: Sendable {
     private let keys: [[UInt8]]
     /// Each output field's name, as bytes.
     private let names: [[UInt8]]
+    /// The position among the output fields of the one a GeoJSON feature's `id` comes from: where the decoded
+    /// attributes' `subscript(objectIdField)` finds it (`Feature.geoJSON`). Nil when there is none.
+    let objectIdPosition: Int?
 
-    init?(outFields: [String]) {
+    /// `objectIdField`: the layer's object id field, whose value `Scratch.objectIdValue` then locates.
+    init?(outFields: [String], objectIdField: String? = nil) {
         var keys: [[UInt8]] = []
         var names: [[UInt8]] = []
         for name in outFields {
@@ -62,6 +66,7 @@ struct StoredAttributesWriter: Sendable {
         guard Set(names).count == names.count else { return nil }
         self.keys = keys
         self.names = names
+        objectIdPosition = objectIdField.flatMap { Attributes.index(of: $0, in: outFields) }
     }
 
     /// The attributes object's bytes, or nil (use the slow path).
@@ -85,6 +90,9 @@ struct StoredAttributesWriter: Sendable {
         var members: [Member] = []
         /// A number's text as the core's writer makes it (`canonicalNumber`, `RowStore.storedPoint`).
         var number: [UInt8] = []
+        /// After a successful `encode`: where, in the stored bytes, the value of the output field at
+        /// `objectIdPosition` is (nil when that field has no member: its value is null).
+        var objectIdValue: Range<Int>?
     }
 
     /// Appends the attributes object to `out` and answers true; or answers false, `out` untouched (use the
@@ -165,6 +173,7 @@ struct StoredAttributesWriter: Sendable {
         // The stored keys are exactly the output fields, in order: the text is the answer.
         if members.count == names.count && zip(members, names).allSatisfy({ Self.equal(s, $0.keyStart, $0.keyEnd, $1) }) {
             out.append(contentsOf: s)
+            scratch.objectIdValue = objectIdPosition.map { members[$0].valueStart..<members[$0].valueEnd }
             return true
         }
         // Otherwise each output field takes its member's value (null when there is none); the keys must all
@@ -173,6 +182,7 @@ struct StoredAttributesWriter: Sendable {
             for j in (i + 1)..<members.count where Self.equal(s, members[i], members[j]) { return false }
         }
         out.append(UInt8(ascii: "{"))
+        scratch.objectIdValue = nil
         var cursor = FieldOrderCursor()
         for (index, name) in names.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -180,6 +190,7 @@ struct StoredAttributesWriter: Sendable {
             if let k = cursor.find(among: members.count, where: { Self.equal(s, members[$0].keyStart, members[$0].keyEnd, name) }) {
                 let found = members[k]
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: s[found.valueStart..<found.valueEnd]))
+                if index == objectIdPosition { scratch.objectIdValue = found.valueStart..<found.valueEnd }
             } else {
                 out.append(contentsOf: "null".utf8)
             }
