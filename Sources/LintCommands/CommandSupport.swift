@@ -14,7 +14,7 @@ public enum CommandLineRunner {
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
-                try await onMainThread(command)
+                try command.run()
             }
             Foundation.exit(0)
         } catch let code as ExitCode {
@@ -31,19 +31,6 @@ public enum CommandLineRunner {
             FileHandle.standardError.write(Data((Root.fullMessage(for: error) + "\n").utf8))
             Foundation.exit(2)
         }
-    }
-
-    /// Runs a synchronous command on the main thread, which is idle while `main` awaits it. The main thread
-    /// allocates from glibc's main heap, which grows with `brk` 128 KB at a time; any other thread's heap
-    /// grows a page at a time with `mprotect`, and linting a 117 MB map (a tree of 1.5 GB) on one made some
-    /// 400,000 such calls: 2.5 to 6 s of system time, against under 1 s here.
-    private static func onMainThread(_ command: ParsableCommand) async throws {
-        final class Box: @unchecked Sendable {
-            var command: ParsableCommand
-            init(_ command: ParsableCommand) { self.command = command }
-        }
-        let box = Box(command)
-        try await MainActor.run { try box.command.run() }
     }
 
     /// What `maprules --help` says before the list of commands.
