@@ -121,6 +121,7 @@ public struct LintCommand: ParsableCommand {
     }
 
     public func run() throws {
+        HeapGrowth.growInLargeSteps()
         let options = try lintOptions()
         let linter = Linter(options: options)
         var reports: [FileReport] = []
