@@ -1,5 +1,5 @@
 import Foundation
-import Report
+@testable import Report
 import Rules
 import Testing
 
@@ -24,6 +24,19 @@ import Testing
             #expect(Array(ReportRenderer.render(report, as: format, options: ReportFixtures.options).utf8) == whole)
             for chunkSize in [1, 7, 4096, 1 << 20] {
                 #expect(try Self.streamed(report, as: format, chunkSize: chunkSize) == whole, "\(format), chunks of \(chunkSize)")
+            }
+        }
+    }
+
+    /// Each diagnostic written straight into the output is what its value would print, at every indentation.
+    @Test func jsonDiagnosticsWrittenDirectlyAreTheirValuesBytes() throws {
+        for diagnostic in FixReportTests.report.files.flatMap(\.diagnostics) + ManyFindingsTests.report.files[0].diagnostics.prefix(3) {
+            for indent in [0, 6] {
+                var direct = JSONByteWriter(capacity: 0)
+                JSONReportFormatter.write(diagnostic, indent: indent, to: &direct)
+                var viaValue = JSONByteWriter(capacity: 0)
+                JSONOutput.write(JSONReportFormatter.value(of: diagnostic), indent: indent, to: &viaValue)
+                #expect(direct.bytes == viaValue.bytes)
             }
         }
     }
