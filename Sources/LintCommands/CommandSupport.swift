@@ -95,6 +95,11 @@ public func emit(_ text: String, to path: String?) throws {
     try text.withUTF8 { try emit(buffer: $0, to: path) }
 }
 
+/// Writes to standard output what `write` hands over, a chunk at a time, as it is handed over.
+public func emitToStandardOutput(_ write: (_ emit: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) throws {
+    try write { chunk in try emit(buffer: chunk, to: nil) }
+}
+
 /// Writes the bytes themselves, not a copy: a report of 250,000 findings is 75 to 320 MB.
 private func emit(buffer: UnsafeBufferPointer<UInt8>, to path: String?) throws {
     let data = buffer.baseAddress.map { Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: buffer.count, deallocator: .none) } ?? Data()

@@ -121,6 +121,7 @@ public struct LintCommand: ParsableCommand {
     }
 
     public func run() throws {
+        HeapGrowth.growInLargeSteps()
         let options = try lintOptions()
         let linter = Linter(options: options)
         var reports: [FileReport] = []
@@ -169,6 +170,9 @@ public struct LintCommand: ParsableCommand {
         // With --fix-dry-run standard output holds the diff: the report goes only to --output.
         if !fixDryRun || output != nil {
             switch format {
+            case .json where output == nil, .sarif where output == nil:
+                // Standard output gets the report as it is written, a megabyte at a time.
+                try emitToStandardOutput { try ReportRenderer.write(report, as: format, options: reportOptions, to: $0) }
             case .json, .sarif: try emit(ReportRenderer.renderUTF8(report, as: format, options: reportOptions), to: output)
             case .stylish, .junit, .github, .html: try emit(ReportRenderer.render(report, as: format, options: reportOptions), to: output)
             }

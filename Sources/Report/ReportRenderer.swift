@@ -100,6 +100,21 @@ public enum ReportRenderer {
         }
     }
 
+    /// The bytes of ``renderUTF8(_:as:options:)``, handed to `emit` about `chunkSize` bytes at a time as they are
+    /// written (the JSON formats; the others are made whole and handed over at once). A SARIF report of 250,000
+    /// findings is then written through one buffer of a megabyte instead of being made as 320 MB first.
+    /// Throws `emit`'s first error; nothing more is handed over after it.
+    public static func write(_ report: LintReport, as format: ReportFormat, options: ReportOptions, chunkSize: Int = 1 << 20,
+                             to emit: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        switch format {
+        case .json: try JSONOutput.prettyPrinted(JSONReportFormatter.value(of: report), newline: true, chunkSize: chunkSize, emit: emit)
+        case .sarif: try JSONOutput.prettyPrinted(SARIFFormatter.log(report, options: options), newline: true, chunkSize: chunkSize, emit: emit)
+        case .stylish, .junit, .github, .html:
+            var text = render(report, as: format, options: options)
+            try text.withUTF8 { try emit($0) }
+        }
+    }
+
     /// The Markdown job summary of the `github` format: a table of counts, then a table of diagnostics per file.
     public static func githubStepSummary(_ report: LintReport, options: ReportOptions) -> String {
         GitHubFormatter.stepSummary(report, options: options)

@@ -21,7 +21,7 @@ import Rules
 enum SARIFFormatter {
     static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
     static let informationURI = "https://maprules.dev"
-    static let fingerprintKey = "mapRulesFingerprint/v1"
+    static let fingerprintKey: StaticString = "mapRulesFingerprint/v1"
     static let sourceRootId = "%SRCROOT%"
 
     static func render(_ report: LintReport, options: ReportOptions) -> String {
@@ -54,34 +54,9 @@ enum SARIFFormatter {
             rules.append(descriptor(id: id, severity: severity))
         }
 
-        // The results are written as they are made (`.generated`); here only what each needs is gathered.
-        var results: [(diagnostic: Diagnostic, artifact: JSONOutput, fingerprint: String)] = []
-        for file in report.files {
-            let relativePath = ReportPaths.relative(file.path, to: options.baseDirectory)
-            let artifact: JSONOutput
-            if let relativePath {
-                artifact = .object([("uri", .string(ReportPaths.uriReference(relativePath))), ("uriBaseId", .string(sourceRootId))])
-            } else {
-                artifact = .object([("uri", .string(ReportPaths.fileURI(file.path)))])
-            }
-            let fingerprintPath = relativePath ?? ReportPaths.components(ofAbsolute: file.path).joined(separator: "/")
-            // Each key's digest is computed once, however many findings share it (all those of one expression).
-            var occurrences: [String: (digest: String, count: Int)] = [:]
-            for diagnostic in file.diagnostics {
-                let key = fingerprintPath + "\u{0}" + diagnostic.ruleId + "\u{0}" + diagnostic.pointer + "\u{0}" + (diagnostic.layer?.id ?? "")
-                let count: Int
-                let digest: String
-                if let seen = occurrences[key] {
-                    (digest, count) = (seen.digest, seen.count + 1)
-                } else {
-                    (digest, count) = (SHA256.hex(key), 1)
-                }
-                occurrences[key] = (digest, count)
-                let fingerprint = digest + ":" + String(count)
-                results.append((diagnostic, artifact, fingerprint))
-            }
-        }
-
+        // The results are written straight into the output as they are reached (`.streamed`), never built as
+        // values: a result as a tree of values is some twenty allocations, for 250,000 results.
+        var results = ResultCursor(files: report.files, baseDirectory: options.baseDirectory)
         let driver = JSONOutput.object([
             ("name", .string(report.tool.name)),
             ("version", .string(report.tool.version)),
@@ -93,9 +68,9 @@ enum SARIFFormatter {
             ("tool", .object([("driver", driver)])),
             ("originalUriBaseIds", .object([(sourceRootId, .object([("uri", .string(ReportPaths.folderURI(options.baseDirectory)))]))])),
             ("columnKind", .string("unicodeCodePoints")),
-            ("results", .generated(count: results.count) { i in
-                let (diagnostic, artifact, fingerprint) = results[i]
-                return result(diagnostic, ruleIndex: ruleIndex[diagnostic.ruleId]!, artifact: artifact, fingerprint: fingerprint)
+            ("results", .streamed(count: results.count) { _, indent, writer in
+                let (diagnostic, file) = results.next()
+                writeResult(diagnostic, ruleIndex: ruleIndex[diagnostic.ruleId]!, file: file, indent: indent, to: &writer)
             }),
         ])
         return .object([
@@ -148,31 +123,82 @@ enum SARIFFormatter {
         ])
     }
 
-    private static func result(_ diagnostic: Diagnostic, ruleIndex: Int, artifact: JSONOutput, fingerprint: String) -> JSONOutput {
-        var properties: [(String, JSONOutput)] = [("pointer", .string(diagnostic.pointer))]
+    /// One result, written as the value tree of the previous versions of this formatter would print it:
+    /// `ruleId`, `ruleIndex`, `level`, `message`, `locations`, `partialFingerprints`, `fixes` (when there is a
+    /// fix), `properties`.
+    private static func writeResult(_ diagnostic: Diagnostic, ruleIndex: Int, file: ResultCursor.FileFacts, indent: Int,
+                                    to writer: inout JSONByteWriter) {
+        var result = JSONObjectStream(indent: indent, &writer)
+        result.key("ruleId", &writer)
+        writer.string(diagnostic.ruleId)
+        result.key("ruleIndex", &writer)
+        writer.append(ruleIndex)
+        result.key("level", &writer)
+        writer.string(level(diagnostic.severity))
+
+        result.key("message", &writer)
+        var message = JSONObjectStream(indent: result.memberIndent, &writer)
+        message.key("text", &writer)
+        writer.string(diagnostic.message)
+        message.close(&writer)
+
+        // "locations": [ { "physicalLocation": { "artifactLocation": …, "region": { … } } } ]
+        result.key("locations", &writer)
+        writer.append("[\n")
+        writer.spaces(result.memberIndent + 2)
+        var location = JSONObjectStream(indent: result.memberIndent + 2, &writer)
+        location.key("physicalLocation", &writer)
+        var physical = JSONObjectStream(indent: location.memberIndent, &writer)
+        physical.key("artifactLocation", &writer)
+        JSONOutput.write(file.artifact, indent: physical.memberIndent, to: &writer)
+        physical.key("region", &writer)
+        var region = JSONObjectStream(indent: physical.memberIndent, &writer)
+        region.key("startLine", &writer)
+        writer.append(max(1, diagnostic.line))
+        region.key("startColumn", &writer)
+        writer.append(max(1, diagnostic.column))
+        region.close(&writer)
+        physical.close(&writer)
+        location.close(&writer)
+        writer.append(UInt8(ascii: "\n"))
+        writer.spaces(result.memberIndent)
+        writer.append(UInt8(ascii: "]"))
+
+        result.key("partialFingerprints", &writer)
+        var fingerprints = JSONObjectStream(indent: result.memberIndent, &writer)
+        fingerprints.key(fingerprintKey, &writer)
+        let (digest, occurrence) = file.fingerprint(of: diagnostic)
+        writer.append(UInt8(ascii: "\""))
+        writer.appendUnescaped(digest)
+        writer.append(UInt8(ascii: ":"))
+        writer.append(occurrence)
+        writer.append(UInt8(ascii: "\""))
+        fingerprints.close(&writer)
+
+        if let fix = diagnostic.fix, !fix.edits.isEmpty {
+            result.key("fixes", &writer)
+            JSONOutput.write(.array([self.fix(fix, artifact: file.artifact)]), indent: result.memberIndent, to: &writer)
+        }
+
+        result.key("properties", &writer)
+        var properties = JSONObjectStream(indent: result.memberIndent, &writer)
+        properties.key("pointer", &writer)
+        writer.string(diagnostic.pointer)
         if let layer = diagnostic.layer {
-            properties.append(("layer", .object([("id", .string(layer.id)), ("title", .string(layer.title))])))
+            properties.key("layer", &writer)
+            var object = JSONObjectStream(indent: properties.memberIndent, &writer)
+            object.key("id", &writer)
+            if let id = layer.id { writer.string(id) } else { writer.append("null") }
+            object.key("title", &writer)
+            if let title = layer.title { writer.string(title) } else { writer.append("null") }
+            object.close(&writer)
         }
         if let source = diagnostic.metadataSource {
-            properties.append(("metadataSource", .string(source.rawValue)))
+            properties.key("metadataSource", &writer)
+            writer.string(source.rawValue)
         }
-        let region = JSONOutput.object([
-            ("startLine", .int(max(1, diagnostic.line))),
-            ("startColumn", .int(max(1, diagnostic.column))),
-        ])
-        var members: [(String, JSONOutput)] = [
-            ("ruleId", .string(diagnostic.ruleId)),
-            ("ruleIndex", .int(ruleIndex)),
-            ("level", .string(level(diagnostic.severity))),
-            ("message", .object([("text", .string(diagnostic.message))])),
-            ("locations", .array([.object([("physicalLocation", .object([("artifactLocation", artifact), ("region", region)]))])])),
-            ("partialFingerprints", .object([(fingerprintKey, .string(fingerprint))])),
-        ]
-        if let fix = diagnostic.fix, !fix.edits.isEmpty {
-            members.append(("fixes", .array([self.fix(fix, artifact: artifact)])))
-        }
-        members.append(("properties", .object(properties)))
-        return .object(members)
+        properties.close(&writer)
+        result.close(&writer)
     }
 
     /// A `fix` object (SARIF 2.1.0 §3.55): one `artifactChange` for the file, one `replacement` per text edit,
@@ -196,5 +222,84 @@ enum SARIFFormatter {
             ("description", .object([("text", .string(fix.description))])),
             ("artifactChanges", .array([.object([("artifactLocation", artifact), ("replacements", .array(replacements))])])),
         ])
+    }
+}
+
+extension SARIFFormatter {
+    /// Walks a report's diagnostics in order, file by file, with what each file's results share: the artifact
+    /// location and the fingerprint occurrences counted so far.
+    struct ResultCursor {
+        /// One file's artifact location and fingerprint state. A class: results read it as they are written.
+        final class FileFacts {
+            let artifact: JSONOutput
+            private let fingerprintPath: String
+            /// Each key's digest and how many times it was seen, once its run of consecutive findings ends.
+            private var occurrences: [String: (digest: String, count: Int)] = [:]
+            /// The key of the last finding, its parts, digest and count so far: the findings of one expression
+            /// come one after another with the same key, and are counted without making the key again.
+            private var current: (ruleId: String, pointer: String, layerId: String, key: String, digest: String, count: Int)?
+
+            init(artifact: JSONOutput, fingerprintPath: String) {
+                self.artifact = artifact
+                self.fingerprintPath = fingerprintPath
+            }
+
+            /// The digest of `diagnostic`'s key and its occurrence number in the file (1 for the first).
+            /// Called once per diagnostic, in report order.
+            func fingerprint(of diagnostic: Diagnostic) -> (digest: String, occurrence: Int) {
+                let layerId = diagnostic.layer?.id ?? ""
+                if let last = current, last.ruleId == diagnostic.ruleId, last.pointer == diagnostic.pointer, last.layerId == layerId {
+                    current!.count += 1
+                    return (last.digest, last.count + 1)
+                }
+                if let last = current { occurrences[last.key] = (last.digest, last.count) }
+                let key = fingerprintPath + "\u{0}" + diagnostic.ruleId + "\u{0}" + diagnostic.pointer + "\u{0}" + layerId
+                let seen = occurrences[key]
+                let digest = seen?.digest ?? SHA256.hex(key)
+                let count = (seen?.count ?? 0) + 1
+                current = (diagnostic.ruleId, diagnostic.pointer, layerId, key, digest, count)
+                return (digest, count)
+            }
+        }
+
+        private let files: [FileReport]
+        private let baseDirectory: String
+        private var fileIndex = 0
+        private var diagnosticIndex = 0
+        private var facts: FileFacts?
+        /// The number of diagnostics in all files.
+        let count: Int
+
+        init(files: [FileReport], baseDirectory: String) {
+            self.files = files
+            self.baseDirectory = baseDirectory
+            count = files.reduce(0) { $0 + $1.diagnostics.count }
+        }
+
+        /// The next diagnostic and its file's facts; call at most ``count`` times.
+        mutating func next() -> (Diagnostic, FileFacts) {
+            while diagnosticIndex >= files[fileIndex].diagnostics.count {
+                fileIndex += 1
+                diagnosticIndex = 0
+                facts = nil
+            }
+            let file = files[fileIndex]
+            let fileFacts = facts ?? Self.facts(of: file, baseDirectory: baseDirectory)
+            facts = fileFacts
+            diagnosticIndex += 1
+            return (file.diagnostics[diagnosticIndex - 1], fileFacts)
+        }
+
+        private static func facts(of file: FileReport, baseDirectory: String) -> FileFacts {
+            let relativePath = ReportPaths.relative(file.path, to: baseDirectory)
+            let artifact: JSONOutput
+            if let relativePath {
+                artifact = .object([("uri", .string(ReportPaths.uriReference(relativePath))), ("uriBaseId", .string(sourceRootId))])
+            } else {
+                artifact = .object([("uri", .string(ReportPaths.fileURI(file.path)))])
+            }
+            let fingerprintPath = relativePath ?? ReportPaths.components(ofAbsolute: file.path).joined(separator: "/")
+            return FileFacts(artifact: artifact, fingerprintPath: fingerprintPath)
+        }
     }
 }

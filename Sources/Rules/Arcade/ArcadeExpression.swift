@@ -13,18 +13,16 @@ final class ArcadeExpression {
     /// Where it runs: `popup` for pop-up expressions; `form-constraint` or `form-calculation` for a form's, by
     /// the use its elements make of it.
     let profile: ArcadeProfile
+    /// What the text alone decides (scalars, tokens, syntax tree, analysis), shared by every expression of
+    /// the file with the same text: copies of a layer carry copies of its expressions.
+    private let facts: ArcadeText
     /// The expression text as Unicode scalars (after `{{ }}` substitution, as the rules see every string).
-    let text: [Unicode.Scalar]
-    /// The same text as a string (what the parser reads; not rebuilt from the scalars for each expression).
-    private let string: String
-    let tokens: [ArcadeToken]
+    var text: [Unicode.Scalar] { facts.scalars }
+    var tokens: [ArcadeToken] { facts.tokens }
     /// The syntax tree, or every syntax error (Arcade's parser), made on first use.
-    private(set) lazy var parsed: Result<ArcadeScript, ArcadeSyntaxErrors> = ArcadeParser.parse(string)
+    var parsed: Result<ArcadeScript, ArcadeSyntaxErrors> { facts.parsed }
     /// The calls, field reads, profile variables and layer names of the expression; nil when it does not parse.
-    private(set) lazy var analysis: ArcadeAnalysis? = {
-        guard case .success(let script) = parsed else { return nil }
-        return ArcadeAnalysis(script)
-    }()
+    var analysis: ArcadeAnalysis? { facts.analysis }
     /// `fileOffsets[k]`: the byte offset in the file where scalar `k` of the expression was written (its
     /// first byte, or the backslash of its JSON escape); one more entry for the closing quote. Nil when the
     /// text in the file is not the text the rules read (a `{{ }}` placeholder was substituted in it): then every
@@ -36,17 +34,14 @@ final class ArcadeExpression {
     private let node: JSONNode
     private let source: SourceText
 
-    init(layer: LayerBehavior, infoPointer: JSONPointer, name: String?, profile: ArcadeProfile, node: JSONNode, text: String,
+    init(layer: LayerBehavior, infoPointer: JSONPointer, name: String?, profile: ArcadeProfile, node: JSONNode, text: ArcadeText,
          source: SourceText) {
         self.layer = layer
         self.infoPointer = infoPointer
         self.name = name
         self.profile = profile
         self.node = node
-        let scalars = Array(text.unicodeScalars)
-        self.text = scalars
-        string = text
-        tokens = ArcadeTokenizer(scalars).tokens
+        facts = text
         self.source = source
     }
 
@@ -83,17 +78,24 @@ final class ArcadeExpression {
     static func all(in context: MapContext) -> [ArcadeExpression] {
         context.shared([ArcadeExpression].self) {
             var result: [ArcadeExpression] = []
+            var texts: [String: ArcadeText] = [:]
+            func facts(_ text: String) -> ArcadeText {
+                if let known = texts[text] { return known }
+                let made = ArcadeText(text)
+                texts[text] = made
+                return made
+            }
             for layer in context.behavior.layers where layer.needsMetadata {
                 for info in layer.popup?.expressionInfos ?? [] {
                     guard let node = info.node["expression"], let text = node.string else { continue }
                     result.append(ArcadeExpression(layer: layer, infoPointer: info.pointer, name: info.name, profile: .popup,
-                                                   node: node, text: text, source: context.document.source))
+                                                   node: node, text: facts(text), source: context.document.source))
                 }
                 guard let form = layer.form else { continue }
                 for info in form.form.expressionInfos {
                     guard let node = info.node["expression"], let text = node.string else { continue }
                     result.append(ArcadeExpression(layer: layer, infoPointer: info.pointer, name: info.name,
-                                                   profile: formProfile(of: info, in: form.form), node: node, text: text,
+                                                   profile: formProfile(of: info, in: form.form), node: node, text: facts(text),
                                                    source: context.document.source))
                 }
             }
@@ -118,6 +120,28 @@ final class ArcadeExpression {
 }
 
 /// The place in an expression a finding is about: a token and what it names.
+/// What an expression's text alone decides: its scalars, its tokens (for the rules that read tokens, which
+/// also fire on text that does not parse), and, on first use, its syntax tree and analysis. Made once per
+/// distinct text in a file (``ArcadeExpression/all(in:)``); rules run one after another on a file, so the lazy
+/// members need no lock.
+final class ArcadeText {
+    let scalars: [Unicode.Scalar]
+    /// The same text as a string (what the parser reads; not rebuilt from the scalars).
+    private let string: String
+    let tokens: [ArcadeToken]
+    private(set) lazy var parsed: Result<ArcadeScript, ArcadeSyntaxErrors> = ArcadeParser.parse(string)
+    private(set) lazy var analysis: ArcadeAnalysis? = {
+        guard case .success(let script) = parsed else { return nil }
+        return ArcadeAnalysis(script)
+    }()
+
+    init(_ text: String) {
+        string = text
+        scalars = Array(text.unicodeScalars)
+        tokens = ArcadeTokenizer(scalars).tokens
+    }
+}
+
 struct ArcadeReference {
     /// The name as written (a field or relationship name).
     let name: String

@@ -79,6 +79,8 @@ public final class MapContext {
     public let fetchFailure: (String) -> String?
     /// The metadata JSON of any service URL (a basemap's MapServer) when a services snapshot has it.
     public let serviceJSON: (String) -> JSONNode?
+    /// `schema/invalid`'s validation when the linter started it on another thread (large maps).
+    var schemaValidation: SchemaValidationAside?
 
     init(lint: LintContext, document: WebMapDocument, behavior: MapBehavior, fetchFailure: @escaping (String) -> String? = { _ in nil },
          serviceJSON: @escaping (String) -> JSONNode? = { _ in nil }) {

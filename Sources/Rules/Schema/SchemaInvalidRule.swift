@@ -57,15 +57,30 @@ public enum SchemaInvalidRule: MapRule {
     static let webmapSchema = try? ShippedSchemas.schema(named: "webmap")
     static let popupSchema = try? ShippedSchemas.schema(named: "popup")
 
-    public static func check(_ context: MapContext) {
+    /// The schema a map is validated against, and whether its parse found a key written twice; nil when the
+    /// shipped schema could not be loaded.
+    private static func schema(for context: MapContext) -> (schema: Schema, isPopup: Bool, repeatedKeys: Bool)? {
         let document = context.document
         let isPopup = document.layers.count == 1 && document.layers[0].isStandalonePopup
-        guard let schema = isPopup ? popupSchema : webmapSchema else { return }
-        let repeatedKeys = !(context.lint.parsed?.duplicateKeys.isEmpty ?? true)
+        guard let schema = isPopup ? popupSchema : webmapSchema else { return nil }
+        return (schema, isPopup, !(context.lint.parsed?.duplicateKeys.isEmpty ?? true))
+    }
+
+    /// Starts the validation of `context`'s map on another thread (see ``SchemaValidationAside``); `check`
+    /// then reports what it found.
+    static func startAside(_ context: MapContext) {
+        guard let (schema, _, repeatedKeys) = schema(for: context) else { return }
+        context.schemaValidation = SchemaValidationAside(schema: schema, root: context.document.root, repeatedKeys: repeatedKeys)
+    }
+
+    public static func check(_ context: MapContext) {
+        let document = context.document
+        guard let (schema, isPopup, repeatedKeys) = schema(for: context) else { return }
         // Arrays the parser checked without keeping (inline features of huge files) read as empty: say nothing
         // about them.
         let elided = context.lint.parsed?.elidedArrays.keys.map(\.tokens) ?? []
-        for violation in schema.validate(document.root, repeatedKeys: repeatedKeys)
+        let violations = context.schemaValidation?.wait() ?? schema.validate(document.root, repeatedKeys: repeatedKeys)
+        for violation in violations
         where !elided.contains(where: { violation.instancePointer.tokens.starts(with: $0) })
             && !isMapLevelRequirement(violation) {
             let layer = isPopup ? nil : SchemaDiagnostics.layer(containing: violation.instancePointer, in: document)
