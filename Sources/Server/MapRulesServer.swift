@@ -102,6 +102,7 @@ public enum MapRulesServer {
                 let port = channel.localAddress?.port ?? options.port
                 await onRunning(Running(port: port, baseURL: "\(scheme)://\(urlHost):\(port)/arcgis", certificate: certificate))
             },
+            eventLoopGroupProvider: .shared(ServerEventLoops.group),
             logger: logger
         )
     }

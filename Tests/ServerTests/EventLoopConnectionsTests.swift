@@ -28,6 +28,24 @@ import WebMap
         try await group.shutdownGracefully()
     }
 
+    /// A server built as `maprules serve`'s is (`http1OnEventLoops` on `ServerEventLoops`) runs its handlers on one of
+    /// the server's own loops: not on the concurrency pool, nor on NIO's shared loops.
+    @Test func handlersRunOnTheServersOwnLoops() async throws {
+        let router = Router()
+        router.get("where") { _, _ -> String in
+            if ServerEventLoops.group.makeIterator().contains(where: { $0.inEventLoop }) { return "server loop" }
+            return MultiThreadedEventLoopGroup.singleton.makeIterator().contains(where: { $0.inEventLoop }) ? "shared loop" : "elsewhere"
+        }
+        let app = Application(router: router, server: .http1OnEventLoops(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              eventLoopGroupProvider: .shared(ServerEventLoops.group))
+        try await app.test(.live) { client in
+            for _ in 0..<3 {
+                let response = try await client.execute(uri: "/where", method: .get)
+                #expect(String(buffer: response.body) == "server loop")
+            }
+        }
+    }
+
     /// Pages over a real socket, one keep-alive connection, as `maprules serve` answers them: GeoJSON and Esri JSON
     /// pages give the same features in turn, and an error still answers.
     @Test func servedApplicationAnswersPagesOnOneConnection() async throws {

@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOPosix
 
 /// Runs each connection's requests on the connection's own event loop thread.
 ///
@@ -13,6 +14,10 @@ import NIOCore
 /// writes, PostgreSQL, password hashing on its own queue) still leaves the loop while it waits; what stays on it is
 /// the handlers' own CPU, as in an event-loop server such as Vapor. `ServiceCore.queryText`'s short reads run on the
 /// calling thread: a bounded read of at most `maxRecordCount` rows by primary key.
+///
+/// The server's loops are its own (`ServerEventLoops`), not NIO's shared ones: a handler's CPU then delays the connections of
+/// its loop, never the PostgreSQL connections or HTTP clients of the same process, which stay on
+/// `MultiThreadedEventLoopGroup.singleton`.
 struct EventLoopConnections<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
     let base: Base
@@ -26,6 +31,12 @@ struct EventLoopConnections<Base: ServerChildChannel>: ServerChildChannel {
             await base.handle(value: value, logger: logger)
         }
     }
+}
+
+/// The event loops of every HTTP server of the process: one a core, made on first use and never shut down, as NIO's
+/// singleton group is.
+enum ServerEventLoops {
+    static let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
 }
 
 extension HTTPServerBuilder {
