@@ -11,6 +11,8 @@ services snapshot, as `maprules lint` reads it beside a map: SERVICES feature se
 layers each, every layer the same tree schema with attachments and global ids; map layer k uses service layer
 k mod (SERVICES x 10), so each service layer is the source of many map layers (as views of one layer with
 different filters are). The map lints clean: every layer is resolved and every rule runs without a finding.
+With --distinct-expressions, layer k's expression ends with its own string literal (`+ ' #k'`), so no two
+layers share an expression text (maprules analyses each distinct text once; the default map has only one).
 
 `arcade`: one Trees layer whose only pop-up expression is BYTES of Arcade (default 1,000,000) made of
 statements, lines of twenty calls of `Q()`, a function Arcade does not have: one `arcade/unknown-function`
@@ -97,10 +99,11 @@ def document(layers):
     }
 
 
-def layers_map(count, services):
+def layers_map(count, services, distinct):
     service_layers = services * LAYERS_PER_SERVICE
     expression = "Upper($feature.Address) + ' (' + $feature.Condition + ')'"
-    layers = [map_layer(k, f"{service_url((k % service_layers) // LAYERS_PER_SERVICE)}/{k % LAYERS_PER_SERVICE}", expression)
+    layers = [map_layer(k, f"{service_url((k % service_layers) // LAYERS_PER_SERVICE)}/{k % LAYERS_PER_SERVICE}",
+                        expression + f" + ' #{k}'" if distinct else expression)
               for k in range(count)]
     return document(layers), snapshot(services)
 
@@ -135,15 +138,18 @@ def main():
     parser.add_argument("--layers", type=int, default=100000, help="layers: number of feature layers (default 100000)")
     parser.add_argument("--services", type=int, default=100, help="layers: feature services in the snapshot (default 100)")
     parser.add_argument("--bytes", type=int, default=1000000, help="arcade: size of the expression (default 1000000)")
+    parser.add_argument("--distinct-expressions", action="store_true",
+                        help="layers: each layer's expression names its own index (default: one text shared by all)")
     parser.add_argument("--indented", action="store_true", help="indent the map (default: minified)")
     parser.add_argument("--out", required=True, help="the folder to write into (created)")
     args = parser.parse_args()
     if args.layers < 1 or args.services < 1 or args.bytes < 1:
         parser.error("--layers, --services and --bytes must be at least 1")
     if args.kind == "layers":
-        map_document, services = layers_map(args.layers, args.services)
+        map_document, services = layers_map(args.layers, args.services, args.distinct_expressions)
         path, size = write(args.out, "layers", map_document, services, args.indented)
-        print(f"generate_scale_maps.py: {args.layers} layers over {args.services * LAYERS_PER_SERVICE} service layers, "
+        kind = "distinct expressions" if args.distinct_expressions else "one shared expression"
+        print(f"generate_scale_maps.py: {args.layers} layers ({kind}) over {args.services * LAYERS_PER_SERVICE} service layers, "
               f"{size} bytes in {path}", file=sys.stderr)
     else:
         map_document, services, calls = arcade_map(args.bytes)

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Linting at scale: times `maprules lint` of (a) one map of 100,000 feature layers (Trees-like pop-ups with an
-# expression each, metadata from a services snapshot; it lints clean) and (b) one map whose only pop-up
+# expression each, metadata from a services snapshot; it lints clean), twice: every layer with the same
+# expression text ("shared"), and each layer's expression naming its own index ("distinct"; the realistic one,
+# since maprules analyses each distinct text once), and (b) one map whose only pop-up
 # expression is 1 MB of Arcade with 246,900 unknown calls (one `arcade/unknown-function` error each), in every
 # output format of (b): stylish, json, sarif, junit, github. Target: each under 3 s (release build, wall time,
 # best of BENCH_RUNS). Each run's output is checked first (no finding for (a); the exact count for (b)).
 # The maps come from Benchmarks/generate_scale_maps.py and are kept in Benchmarks/generated/lint-scale/
-# (git-ignored; about 120 MB) while the generator stays the same.
+# (git-ignored; about 240 MB) while the generator stays the same.
 #
 #   Benchmarks/lint-scale.sh                # build release, generate if needed, measure, print the table
 #   Benchmarks/lint-scale.sh --strict       # also exit 1 when a case takes 3 s or more
@@ -48,6 +50,8 @@ if (( regenerate )) || [[ ! -f "$data/stamp" || "$(cat "$data/stamp")" != "$stam
     say "generating $layers layers and a $bytes-byte expression in $data ..."
     python3 Benchmarks/generate_scale_maps.py layers --layers "$layers" --out "$data/layers" 2> "$work/generate.log" \
         || { cat "$work/generate.log" >&2; die "could not generate the layers map"; }
+    python3 Benchmarks/generate_scale_maps.py layers --layers "$layers" --distinct-expressions --out "$data/distinct" 2> "$work/generate.log" \
+        || { cat "$work/generate.log" >&2; die "could not generate the distinct-expressions layers map"; }
     python3 Benchmarks/generate_scale_maps.py arcade --bytes "$bytes" --out "$data/arcade" > "$data/arcade-calls.txt" 2> "$work/generate.log" \
         || { cat "$work/generate.log" >&2; die "could not generate the arcade map"; }
     echo "$stamp" > "$data/stamp"
@@ -110,7 +114,8 @@ measure() {
 }
 
 load="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
-measure "$layers layers, clean" 0 stylish "$data/layers/layers.json"
+measure "$layers layers, shared expression" 0 stylish "$data/layers/layers.json"
+measure "$layers layers, distinct expressions" 0 stylish "$data/distinct/layers.json"
 for format in stylish json sarif junit github; do
     measure "$bytes-byte expression, $calls errors" "$calls" "$format" "$data/arcade/arcade.json"
 done
