@@ -76,12 +76,7 @@ enum JSONReportFormatter {
         writer.append(diagnostic.column)
         if let layer = diagnostic.layer {
             object.key("layer", &writer)
-            var member = JSONObjectStream(indent: object.memberIndent, &writer)
-            member.key("id", &writer)
-            if let id = layer.id { writer.string(id) } else { writer.append("null") }
-            member.key("title", &writer)
-            if let title = layer.title { writer.string(title) } else { writer.append("null") }
-            member.close(&writer)
+            writer.layer(layer, indent: object.memberIndent)
         }
         if let source = diagnostic.metadataSource {
             object.key("metadataSource", &writer)
@@ -105,5 +100,18 @@ enum JSONReportFormatter {
         case nil: break
         }
         return .object(members)
+    }
+}
+
+extension JSONByteWriter {
+    /// A finding's layer as `{"id": …, "title": …}` (null for what it lacks): the JSON report's `layer` and the
+    /// SARIF result's `properties.layer` share this shape.
+    mutating func layer(_ layer: LayerReference, indent: Int) {
+        var object = JSONObjectStream(indent: indent, &self)
+        object.key("id", &self)
+        if let id = layer.id { string(id) } else { append("null") }
+        object.key("title", &self)
+        if let title = layer.title { string(title) } else { append("null") }
+        object.close(&self)
     }
 }

@@ -186,12 +186,7 @@ enum SARIFFormatter {
         writer.string(diagnostic.pointer)
         if let layer = diagnostic.layer {
             properties.key("layer", &writer)
-            var object = JSONObjectStream(indent: properties.memberIndent, &writer)
-            object.key("id", &writer)
-            if let id = layer.id { writer.string(id) } else { writer.append("null") }
-            object.key("title", &writer)
-            if let title = layer.title { writer.string(title) } else { writer.append("null") }
-            object.close(&writer)
+            writer.layer(layer, indent: properties.memberIndent)
         }
         if let source = diagnostic.metadataSource {
             properties.key("metadataSource", &writer)
