@@ -74,14 +74,7 @@ enum JSONReportFormatter {
         writer.append(diagnostic.line)
         object.key("column", &writer)
         writer.append(diagnostic.column)
-        if let layer = diagnostic.layer {
-            object.key("layer", &writer)
-            writer.layer(layer, indent: object.memberIndent)
-        }
-        if let source = diagnostic.metadataSource {
-            object.key("metadataSource", &writer)
-            writer.string(source.rawValue)
-        }
+        writer.layerAndMetadataSource(of: diagnostic, in: &object)
         if let fix = diagnostic.fix {
             object.key("fix", &writer)
             JSONOutput.write(.object([("description", .string(fix.description)), ("patch", .array(fix.patch.map(value(of:))))]),
@@ -104,14 +97,21 @@ enum JSONReportFormatter {
 }
 
 extension JSONByteWriter {
-    /// A finding's layer as `{"id": …, "title": …}` (null for what it lacks): the JSON report's `layer` and the
-    /// SARIF result's `properties.layer` share this shape.
-    mutating func layer(_ layer: LayerReference, indent: Int) {
-        var object = JSONObjectStream(indent: indent, &self)
-        object.key("id", &self)
-        if let id = layer.id { string(id) } else { append("null") }
-        object.key("title", &self)
-        if let title = layer.title { string(title) } else { append("null") }
-        object.close(&self)
+    /// The `layer` (`{"id": …, "title": …}`, null for what it lacks) and `metadataSource` members of `object`,
+    /// each when the finding has one: the JSON report's diagnostic and the SARIF result's `properties` share them.
+    mutating func layerAndMetadataSource(of diagnostic: Diagnostic, in object: inout JSONObjectStream) {
+        if let layer = diagnostic.layer {
+            object.key("layer", &self)
+            var member = JSONObjectStream(indent: object.memberIndent, &self)
+            member.key("id", &self)
+            if let id = layer.id { string(id) } else { append("null") }
+            member.key("title", &self)
+            if let title = layer.title { string(title) } else { append("null") }
+            member.close(&self)
+        }
+        if let source = diagnostic.metadataSource {
+            object.key("metadataSource", &self)
+            string(source.rawValue)
+        }
     }
 }

@@ -184,14 +184,7 @@ enum SARIFFormatter {
         var properties = JSONObjectStream(indent: result.memberIndent, &writer)
         properties.key("pointer", &writer)
         writer.string(diagnostic.pointer)
-        if let layer = diagnostic.layer {
-            properties.key("layer", &writer)
-            writer.layer(layer, indent: properties.memberIndent)
-        }
-        if let source = diagnostic.metadataSource {
-            properties.key("metadataSource", &writer)
-            writer.string(source.rawValue)
-        }
+        writer.layerAndMetadataSource(of: diagnostic, in: &properties)
         properties.close(&writer)
         result.close(&writer)
     }
