@@ -129,6 +129,7 @@ let package = Package(
                 "WebMap", "Rules", "FeatureServiceModel", "JSONSchema", "Arcade",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "Yams", package: "Yams"),
             ]

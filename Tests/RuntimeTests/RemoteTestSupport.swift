@@ -63,6 +63,26 @@ func offThePoolTask<T: Sendable>(_ body: @escaping @Sendable () async throws -> 
     return Task { try await body() }
 }
 
+/// Runs `body` while every thread of the concurrency pool is held (blocked on a semaphore), as the CLI tests'
+/// process waits hold them in a full `swift test`: whatever `body` needs from the pool waits until `body`
+/// ends or `holdAtMost` has passed, whichever is first (so a regression shows as a slow `body`, not a hang).
+func withConcurrencyPoolHeld<T>(holdAtMost: Duration = .seconds(30), _ body: () async throws -> T) async throws -> T {
+    let width = ProcessInfo.processInfo.activeProcessorCount
+    let hold = Double(holdAtMost.components.seconds)
+    let started = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    for _ in 0..<width {
+        Task.detached {
+            started.signal()
+            _ = release.wait(timeout: .now() + hold)
+        }
+    }
+    defer { for _ in 0..<width { release.signal() } }
+    // The holders may wait for threads that other tests hold: the pool is held either way.
+    for _ in 0..<width { _ = started.wait(timeout: .now() + hold) }
+    return try await body()
+}
+
 /// Runs `body` with an HTTP server on a loopback port the system picks, then stops it. `body` gets the
 /// port; the server's start is awaited (and its failure to start reported), never slept for.
 func withLoopbackServer<App: ApplicationProtocol & Sendable, T>(_ make: (_ onRunning: @escaping @Sendable (Int) async -> Void) throws -> App,

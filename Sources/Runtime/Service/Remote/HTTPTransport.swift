@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOFoundationCompat
+import NIOHTTP1
 
 /// What one HTTP exchange answered: the status, the content type and the whole body.
 struct HTTPAnswer: Sendable {
@@ -33,48 +34,45 @@ struct HTTPTransport: Sendable {
     func send(_ url: String, _ parameters: FormParameters, post: Bool, token: String? = nil) async throws -> HTTPAnswer {
         var encoded = parameters.encoded
         let usePOST = post || encoded.utf8.count > Self.longestQueryString
-        var request = HTTPClientRequest(url: usePOST || encoded.isEmpty ? url : "\(url)?\(encoded)")
-        request.method = usePOST ? .POST : .GET
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        var headers = HTTPHeaders(self.headers)
         if let token {
-            request.headers.add(name: "X-Esri-Authorization", value: "Bearer \(token)")
+            headers.add(name: "X-Esri-Authorization", value: "Bearer \(token)")
             if usePOST { encoded += (encoded.isEmpty ? "" : "&") + "token=" + FormParameters.escape(token) }
         }
-        if usePOST {
-            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-            request.body = .bytes(ByteBuffer(string: encoded))
-        }
-        let client = self.client
-        let timeout = self.timeout
-        let prepared = request
+        if usePOST { headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded") }
         do {
-            return try await Self.withDeadline(timeout) {
-                let response = try await client.execute(prepared, deadline: .now() + TimeAmount(timeout))
-                let body = try await response.body.collect(upTo: Self.largestAnswer)
-                return HTTPAnswer(status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"),
-                                  body: Data(buffer: body), wasPOST: usePOST)
-            }
+            let request = try HTTPClient.Request(url: usePOST || encoded.isEmpty ? url : "\(url)?\(encoded)",
+                                                 method: usePOST ? .POST : .GET, headers: headers,
+                                                 body: usePOST ? .byteBuffer(ByteBuffer(string: encoded)) : nil)
+            let response = try await exchange(request)
+            return HTTPAnswer(status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"),
+                              body: response.body.map { Data(buffer: $0) } ?? Data(), wasPOST: usePOST)
         } catch {
             throw Self.failure(error, url: url, timeout: timeout)
         }
     }
 
-    /// Runs `operation`, failing with `DeadlineExceeded` when it has not finished within `timeout`. The
-    /// operation is cancelled then (AsyncHTTPClient drops the connection), and with the calling task.
-    static func withDeadline<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
+    /// One exchange, the whole body read, within `timeout`; a cancelled caller gets `CancellationError` at once.
+    ///
+    /// This uses AsyncHTTPClient's event-loop API, not its `async` one, on purpose: there the deadline and the
+    /// cancellation each reach the request through an unstructured task on the concurrency pool, so a pool busy
+    /// with other work (long synchronous jobs, a test suite's process waits) delayed a cancellation until the
+    /// timeout. Here the deadline is an event-loop timer, the cancellation fails the request from the cancelling
+    /// thread, and the caller is resumed by whichever comes first (`FirstOutcome`), never waiting for the other.
+    private func exchange(_ request: HTTPClient.Request) async throws -> HTTPClient.Response {
+        let task = client.execute(request: request, delegate: ResponseAccumulator(request: request, maxBodySize: Self.largestAnswer),
+                                  deadline: .now() + TimeAmount(timeout))
+        let outcome = FirstOutcome<HTTPClient.Response>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                outcome.wait(with: continuation)
+                task.futureResult.whenComplete { outcome.resume(with: $0) }
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else { throw DeadlineExceeded() }
-            return value
+        } onCancel: {
+            outcome.resume(with: .failure(CancellationError()))
+            task.cancel()
         }
     }
-
-    struct DeadlineExceeded: Error {}
 
     /// A request that did not get an answer: the `runtime/unreachable` error to report, and whether trying
     /// again may help (a refused or dropped connection may; a request that ran out of time is not repeated,
@@ -88,12 +86,12 @@ struct HTTPTransport: Sendable {
     static func failure(_ error: any Error, url: String, timeout: Duration) -> any Error {
         if error is Failure || error is RuntimeError { return error }
         if Task.isCancelled || error is CancellationError { return CancellationError() }
-        if error is DeadlineExceeded || isTimeout(error) {
+        if isTimeout(error) {
             return Failure(error: RuntimeError(RuntimeError.Identifier.unreachable,
                                                "No answer from \(url) within \(describe(timeout)) (the timeout; raise it with --timeout)."),
                            retriable: false)
         }
-        if error is NIOTooManyBytesError {
+        if error is NIOTooManyBytesError || error is ResponseAccumulator.ResponseTooBigError {
             return RuntimeError(RuntimeError.Identifier.serviceError, "\(url) answered more than \(largestAnswer / 1_048_576) MB.")
         }
         if let client = error as? HTTPClientError, client == .invalidURL || client == .emptyHost || client == .emptyScheme {
