@@ -23,6 +23,7 @@ public enum ArcadeParser {
             if let error = parser.lexer.error { return .failure(ArcadeSyntaxErrors(errors: [error])) }
             var tree = parser.tree
             swap(&tree.bytes, &parser.texts)
+            tree.releaseSpareCapacity()
             return .success(ArcadeScript(tree: tree, root: root))
         } catch let error as ArcadeError {
             // A string, template literal or comment that is never closed turns the rest of the text into noise

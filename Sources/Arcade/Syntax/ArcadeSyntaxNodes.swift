@@ -22,6 +22,15 @@ struct SyntaxNodes {
         links.reserveCapacity(expectedNodes)
     }
 
+    /// Copies the arrays to their exact size when they were given much more room than they used (the parser
+    /// reserves for the longest likely tree): a map's 100,000 parsed expressions are kept for all the rules.
+    mutating func releaseSpareCapacity() {
+        // (`Array(array[...])` would hand back the same buffer: a slice of all of it converts without a copy.)
+        if nodes.capacity > nodes.count + nodes.count / 4 + 4 { nodes = nodes.withUnsafeBufferPointer { Array($0) } }
+        if links.capacity > links.count + links.count / 4 + 4 { links = links.withUnsafeBufferPointer { Array($0) } }
+        if bytes.capacity > bytes.count + bytes.count / 4 + 16 { bytes = bytes.withUnsafeBufferPointer { Array($0) } }
+    }
+
     subscript(_ index: Int32) -> SyntaxNode {
         @inline(__always) get { nodes[Int(index)] }
     }

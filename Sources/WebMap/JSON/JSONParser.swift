@@ -80,6 +80,11 @@ private struct Parser {
     let elidedNames: [String]
     var depth = 0
     var path: [PathComponent] = []
+    /// The members of the objects being read, innermost last, and likewise the elements of the arrays: each
+    /// object (array) is copied out of here into an array of exactly its size when it closes. Growing an array
+    /// per object instead left most of them with room for twice their members: a third of a large map's tree.
+    var openMembers: [JSONMember] = []
+    var openElements: [JSONNode] = []
     var duplicates: [DuplicateKey] = []
     var elided: [JSONPointer: Int] = [:]
     typealias Options = JSONParser.Options
@@ -291,13 +296,12 @@ private struct Parser {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var members: [JSONMember] = []
-        members.reserveCapacity(8)
+        let base = openMembers.count
         var seen: Set<String>? = nil
         skipWhitespace()
         if index < buffer.count && buffer[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(JSONObject(members))
+            return .object(JSONObject())
         }
         while true {
             skipWhitespace()
@@ -316,10 +320,10 @@ private struct Parser {
             // Repeated keys: a linear scan (lengths first) for objects of up to 32 members, which is far cheaper
             // than hashing every key (inline features carry a dozen or more attributes each); a set beyond.
             var repeated = false
-            if members.count < 32 {
-                for m in members where sameKey(m.key, key) { repeated = true; break }
+            if openMembers.count - base < 32 {
+                for m in openMembers[base...] where sameKey(m.key, key) { repeated = true; break }
             } else {
-                if seen == nil { seen = Set(members.map(\.key)) }
+                if seen == nil { seen = Set(openMembers[base...].map(\.key)) }
                 repeated = !seen!.insert(key).inserted
             }
             path.append(.key(offset: keyOffset))
@@ -335,7 +339,7 @@ private struct Parser {
                 value = try parseValue(keep: keep)
             }
             path.removeLast()
-            members.append(JSONMember(key: key, keyOffset: keyOffset, value: value))
+            openMembers.append(JSONMember(key: key, keyOffset: keyOffset, value: value))
             skipWhitespace()
             guard index < buffer.count else { throw fail("unexpected end of file inside an object: expected ',' or '}'") }
             if buffer[index] == UInt8(ascii: ",") {
@@ -344,6 +348,8 @@ private struct Parser {
             }
             if buffer[index] == UInt8(ascii: "}") {
                 index += 1
+                let members = openMembers.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[base...])) }
+                openMembers.removeSubrange(base...)
                 return .object(JSONObject(members))
             }
             throw fail("unexpected \(describe(at: index)) in an object: expected ',' or '}'")
@@ -362,20 +368,20 @@ private struct Parser {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var elements: [JSONNode] = []
+        let base = openElements.count
         var count = 0
         skipWhitespace()
         if index < buffer.count && buffer[index] == UInt8(ascii: "]") {
             index += 1
             lastCount = 0
-            return .array(elements)
+            return .array([])
         }
         while true {
             skipWhitespace()
             path.append(.index(count))
             let element = try parseValue(keep: keep)
             path.removeLast()
-            if keep { elements.append(element) }
+            if keep { openElements.append(element) }
             count += 1
             skipWhitespace()
             guard index < buffer.count else { throw fail("unexpected end of file inside an array: expected ',' or ']'") }
@@ -386,6 +392,9 @@ private struct Parser {
             if buffer[index] == UInt8(ascii: "]") {
                 index += 1
                 lastCount = count
+                guard keep else { return .array([]) }
+                let elements = openElements.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[base...])) }
+                openElements.removeSubrange(base...)
                 return .array(elements)
             }
             throw fail("unexpected \(describe(at: index)) in an array: expected ',' or ']'")
