@@ -9,7 +9,7 @@ import WebMap
 @Suite struct LargeMapLintTests {
     /// `count` Trees layers, one per line, with schema violations, unknown fields, unknown functions and syntax
     /// errors in repeated expression texts (layer `k` uses text `k % 4`).
-    static func map(layers count: Int, distinct: Bool = false) -> String {
+    static func map(layers count: Int) -> String {
         let texts = [
             #"Upper($feature.Address) + ' (' + $feature.Condition + ')'"#,
             #"$feature.Conditon + Q()"#,
@@ -18,8 +18,7 @@ import WebMap
         ]
         let layers = (0..<count).map { k in
             let visibility = k % 7 == 3 ? #""yes""# : "true"
-            let text = texts[k % texts.count] + (distinct ? " + '#\(k)'" : "")
-            let expression = text.replacingOccurrences(of: "\"", with: "\\\"")
+            let expression = texts[k % texts.count].replacingOccurrences(of: "\"", with: "\\\"")
             return #"{"id": "Trees_\#(k)", "title": "Trees \#(k)", "layerType": "ArcGISFeatureLayer", "url": "\#(Examples.treesURL)", "visibility": \#(visibility), "popupInfo": {"title": "{Address}", "fieldInfos": [{"fieldName": "expression/e", "label": "E", "visible": true}], "expressionInfos": [{"name": "e", "title": "E", "expression": "\#(expression)"}], "popupElements": [{"type": "fields"}]}}"#
         }
         return "{\"operationalLayers\": [\n" + layers.joined(separator: ",\n")
@@ -65,25 +64,5 @@ import WebMap
         let unknownFields = found.filter { $0.ruleId == "arcade/unknown-field" }
         #expect(Set(unknownFields.map(\.pointer)).count == unknownFields.count, "one unknown field per expression")
         #expect(unknownFields.count == count / 2)
-    }
-
-    /// A map of many distinct expression texts has them tokenized, parsed and analysed on every core
-    /// (`ArcadeText.readAll`, from 512 texts): each layer gets exactly the findings it gets in a map of its own.
-    @Test func distinctExpressionsReadTogetherGiveEachLayerItsOwnFindings() throws {
-        let count = 600
-        let map = Self.map(layers: count, distinct: true)
-        let whole = try Self.lint(map, workAsideMinimumSize: .max)
-        let lines = map.split(separator: "\n")
-        func arcade(_ found: [Diagnostic]) -> [String] {
-            found.filter { $0.ruleId.hasPrefix("arcade/") }.map { "\($0.ruleId) \($0.column) \($0.message)" }
-        }
-        var expected: [String] = []
-        for k in 0..<count {
-            let single = "{\"operationalLayers\": [\n" + lines[k + 1].trimmingCharacters(in: CharacterSet(charactersIn: ","))
-                + "\n], \"baseMap\": {\"title\": \"Topographic\", \"baseMapLayers\": []}, \"version\": \"2.28\"}\n"
-            expected += try arcade(Self.lint(single, workAsideMinimumSize: .max))
-        }
-        #expect(arcade(whole) == expected)
-        #expect(Set(whole.map(\.ruleId)).isSuperset(of: ["arcade/unknown-field", "arcade/unknown-function", "arcade/syntax"]))
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import Arcade
 import WebMap
 
@@ -80,15 +79,12 @@ final class ArcadeExpression {
         context.shared([ArcadeExpression].self) {
             var result: [ArcadeExpression] = []
             var texts: [String: ArcadeText] = [:]
-            var distinct: [ArcadeText] = []
             func facts(_ text: String) -> ArcadeText {
                 if let known = texts[text] { return known }
                 let made = ArcadeText(text)
                 texts[text] = made
-                distinct.append(made)
                 return made
             }
-            defer { ArcadeText.readAll(distinct) }
             for layer in context.behavior.layers where layer.needsMetadata {
                 for info in layer.popup?.expressionInfos ?? [] {
                     guard let node = info.node["expression"], let text = node.string else { continue }
@@ -125,18 +121,14 @@ final class ArcadeExpression {
 
 /// The place in an expression a finding is about: a token and what it names.
 /// What an expression's text alone decides: its scalars, its tokens (for the rules that read tokens, which
-/// also fire on text that does not parse), its syntax tree and analysis. Made once per distinct text in a file
-/// (``ArcadeExpression/all(in:)``), which reads them all in `readAll` before any rule looks; rules run one after
-/// another on a file, so the lazy members need no lock.
+/// also fire on text that does not parse), and, on first use, its syntax tree and analysis. Made once per
+/// distinct text in a file (``ArcadeExpression/all(in:)``); rules run one after another on a file, so the lazy
+/// members need no lock.
 final class ArcadeText {
-    /// The text as a string (what the parser reads; not rebuilt from the scalars).
+    let scalars: [Unicode.Scalar]
+    /// The same text as a string (what the parser reads; not rebuilt from the scalars).
     private let string: String
-    private(set) lazy var scalars: [Unicode.Scalar] = Array(string.unicodeScalars)
-    private(set) lazy var tokens: [ArcadeToken] = {
-        let tokens = ArcadeTokenizer(scalars).tokens
-        // Kept for every rule of the file: without the room the tokenizer grew into.
-        return tokens.capacity > tokens.count + tokens.count / 4 + 4 ? tokens.withUnsafeBufferPointer { Array($0) } : tokens
-    }()
+    let tokens: [ArcadeToken]
     private(set) lazy var parsed: Result<ArcadeScript, ArcadeSyntaxErrors> = ArcadeParser.parse(string)
     private(set) lazy var analysis: ArcadeAnalysis? = {
         guard case .success(let script) = parsed else { return nil }
@@ -145,35 +137,9 @@ final class ArcadeText {
 
     init(_ text: String) {
         string = text
+        scalars = Array(text.unicodeScalars)
+        tokens = ArcadeTokenizer(scalars).tokens
     }
-
-    /// Makes every member now.
-    private func read() {
-        _ = tokens
-        _ = analysis
-    }
-
-    /// Reads `texts` on every core when there are many (each text on one thread only: nothing is shared
-    /// between texts), else here. Tokenizing, parsing and analysing a large map's expressions was a seventh of
-    /// its lint, on one core while the other had little to do.
-    static func readAll(_ texts: [ArcadeText]) {
-        let threads = min(ProcessInfo.processInfo.activeProcessorCount, texts.count / minimumPerThread)
-        guard threads > 1 else {
-            for text in texts { text.read() }
-            return
-        }
-        DispatchQueue.concurrentPerform(iterations: threads) { part in
-            var index = part * texts.count / threads
-            let end = (part + 1) * texts.count / threads
-            while index < end {
-                texts[index].read()
-                index += 1
-            }
-        }
-    }
-
-    /// Below this many texts a thread costs more than it saves.
-    static let minimumPerThread = 256
 }
 
 struct ArcadeReference {
