@@ -122,7 +122,8 @@ bench_install_tool wrk "$work/apt.log" \
     || die "wrk is not installed (apt-get install wrk; as root this script installs it unless BENCH_NO_INSTALL is set)"
 
 # --- 2. The binary -------------------------------------------------------------------------------------------
-bench_release_binaries "$work/build.log" maprules
+# `maprules serve` runs `maprules-service` from beside it: both are built, or a stale companion would be measured.
+bench_release_binaries "$work/build.log" maprules maprules-service
 maprules="${MAPRULES:-$bench_bin/maprules}"
 
 # Starts `maprules serve --port 0 --database DB FOLDER` on loopback; sets `port` and `base`. The port is read

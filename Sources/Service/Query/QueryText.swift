@@ -7,13 +7,14 @@ extension ServiceCore {
     /// what `query` answers, but a feature set is written while its rows are read (stored attribute text copied as
     /// it is where that is provably the same text, `StoredAttributesWriter`), without building the features.
     ///
-    /// A short read (`QueryPlan.isShortRead`: a page of DEFAULT without filter, in object id order) is made
-    /// synchronously on the calling task's thread when the store can (`Store.readOnCallingThread`: SQLite, without
-    /// the hop to GRDB's reader queue and back): a bounded read (at most `maxRecordCount` rows by key), which the
-    /// server makes on the connection's event loop. Else, when the store answers a statement alone
-    /// (`Store.answerAlone`: PostgreSQL), it is first tried as one statement without a transaction
-    /// (`singleStatementPage`). Any other query is read through the store's asynchronous read, so that a long one
-    /// holds no thread of the caller's.
+    /// A short read (`QueryPlan.isShortRead`: a page of DEFAULT without filter, in object id order) is first tried as
+    /// one statement without a transaction (`singleStatementPage`, which checks DEFAULT's access and a deep page's
+    /// cached object id itself): on SQLite synchronously on the calling task's thread
+    /// (`Store.answerAloneOnCallingThread`, a bounded read of at most `maxRecordCount` rows by key, which the server
+    /// makes on the connection's event loop), on PostgreSQL as one round trip (`Store.answerAlone`). When that
+    /// statement answers no row, the full read on the calling thread (`Store.readOnCallingThread`) answers exactly.
+    /// Any other query is read through the store's asynchronous read, so that a long one holds no thread of the
+    /// caller's.
     public func queryText(service name: String, layer layerId: Int, _ parameters: QueryParameters, as caller: Caller) async throws -> [UInt8] {
         switch try await readText(service: name, layer: layerId, parameters, as: caller, format: .esriJSON) {
         case .bytes(let bytes):
@@ -55,12 +56,16 @@ extension ServiceCore {
         let read: @Sendable (any StoreConnection) throws -> QueryPlan.TextAnswer = { db in
             try query.plan.runText(db, view: query.view(db), anchors: query.anchors, format: format)
         }
+        let page = query.plan.singleStatementPage(service: query.service.name, policy: query.policy, anchors: query.anchors,
+                                                  dialect: database.dialect)
+        if let page, let text = try database.answerAloneOnCallingThread(page.sql, { rows in try query.plan.pageText(page, format: format, rows: rows) }),
+           text.count > 0 {
+            return .bytes(text.bytes)
+        }
         if query.plan.isShortRead, let here = try database.readOnCallingThread(read) {
             return here
         }
-        if let page = query.plan.singleStatementPage(service: query.service.name, policy: query.policy, anchors: query.anchors,
-                                                     dialect: database.dialect),
-           let rows = try await database.answerAlone(page.sql),
+        if let page, let rows = try await database.answerAlone(page.sql),
            case let text = try query.plan.pageText(page, format: format, rows: rows.forEach), text.count > 0 {
             return .bytes(text.bytes)
         }

@@ -9,9 +9,14 @@ import WebMap
 /// (GRDB's statement cache) and rows read in place from SQLite's statement.
 final class SQLiteStore: Store {
     let writer: any DatabaseWriter
+    /// Connections of their own for one-statement short reads, beside a pool (`SQLiteShortReads`).
+    let shortReads: SQLiteShortReads?
     var dialect: SQLDialect { .sqlite }
 
-    init(writer: any DatabaseWriter) { self.writer = writer }
+    init(writer: any DatabaseWriter, shortReads: SQLiteShortReads? = nil) {
+        self.writer = writer
+        self.shortReads = shortReads
+    }
 
     /// Opens (creating or migrating) a database: ":memory:" or "" for memory, else a file; `singleConnection`
     /// keeps the file one file (a rollback journal, no `-wal` / `-shm` beside it), e.g. an offline geodatabase.
@@ -27,15 +32,17 @@ final class SQLiteStore: Store {
         }
         do {
             let writer: any DatabaseWriter
+            var shortReads: SQLiteShortReads?
             if path == ":memory:" || path.isEmpty {
                 writer = try DatabaseQueue(configuration: config)
             } else if singleConnection {
                 writer = try DatabaseQueue(path: path, configuration: config)
             } else {
                 writer = try DatabasePool(path: path, configuration: config)
+                shortReads = SQLiteShortReads(path: path, configuration: config)
             }
             try Schema.migrator.migrate(writer)
-            return SQLiteStore(writer: writer)
+            return SQLiteStore(writer: writer, shortReads: shortReads)
         } catch {
             throw ServiceError.internal("Cannot open the database '\(path)': \(error)")
         }
@@ -55,7 +62,21 @@ final class SQLiteStore: Store {
         try writer.read { db in try body(SQLiteConnection(db)) }
     }
 
+    /// A synchronous read without a transaction, on the calling thread: SQLite reads one statement in autocommit mode
+    /// in a snapshot of its own, so a short read written as one statement needs neither the BEGIN and COMMIT of `read`
+    /// nor a look-up before it. Beside a pool, on a connection of `shortReads` (without the pool's own costs); else
+    /// GRDB's `unsafeRead`.
+    func answerAloneOnCallingThread<T>(_ sql: StoreSQL, _ body: (_ rows: ((any StoreCursor) throws -> Bool) throws -> Void) throws -> T) throws -> T? {
+        func read(_ db: Database) throws -> T {
+            let connection = SQLiteConnection(db)
+            return try body { step in try connection.forEach(sql, step) }
+        }
+        if let shortReads, let answer = try shortReads.read(read) { return answer }
+        return try writer.unsafeRead(read)
+    }
+
     func close() throws {
+        shortReads?.close()
         if let queue = writer as? DatabaseQueue { try queue.close() }
         if let pool = writer as? DatabasePool { try pool.close() }
     }

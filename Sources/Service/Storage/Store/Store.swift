@@ -41,6 +41,11 @@ protocol Store: Sendable {
     /// One statement answered in its own snapshot, with no transaction around it (one round trip where each
     /// statement is one). nil (the default) when the store has no such path: read with `read`.
     func answerAlone(_ sql: StoreSQL) async throws -> (any StoreAnswer)?
+
+    /// One statement answered in its own snapshot on the calling thread, with no transaction around it: `body` gets
+    /// the statement's rows to step through (`rows`) and answers from them. For a short read that is one statement
+    /// (SQLite: no BEGIN and COMMIT, no hop to another thread). nil (the default) when the store has no such path.
+    func answerAloneOnCallingThread<T>(_ sql: StoreSQL, _ body: (_ rows: ((any StoreCursor) throws -> Bool) throws -> Void) throws -> T) throws -> T?
 }
 
 extension Store {
@@ -49,6 +54,7 @@ extension Store {
     func isServerAlive(_ key: Int32, in db: any StoreConnection) throws -> Bool { key == serverKey }
     func readOnCallingThread<T>(_ body: (any StoreConnection) throws -> T) throws -> T? { nil }
     func answerAlone(_ sql: StoreSQL) async throws -> (any StoreAnswer)? { nil }
+    func answerAloneOnCallingThread<T>(_ sql: StoreSQL, _ body: (_ rows: ((any StoreCursor) throws -> Bool) throws -> Void) throws -> T) throws -> T? { nil }
 }
 
 /// The rows of one statement's answer (`Store.answerAlone`), stepped through in place.
