@@ -77,34 +77,50 @@ final class ArcadeExpression {
     /// before its form's (tokenized once per file).
     static func all(in context: MapContext) -> [ArcadeExpression] {
         context.shared([ArcadeExpression].self) {
-            var result: [ArcadeExpression] = []
-            var texts: [String: ArcadeText] = [:]
-            func facts(_ text: String) -> ArcadeText {
-                if let known = texts[text] { return known }
-                let made = ArcadeText(text)
-                texts[text] = made
-                return made
+            // First where each expression is and which distinct text it holds, then each distinct text's facts
+            // (on every core for a large map), then the expressions.
+            struct Found {
+                var layer: LayerBehavior
+                var info: (pointer: JSONPointer, name: String?)
+                var profile: ArcadeProfile
+                var node: JSONNode
+                var text: Int
+            }
+            var found: [Found] = []
+            var texts: [String] = []
+            var textIndex: [String: Int] = [:]
+            func index(of text: String) -> Int {
+                if let known = textIndex[text] { return known }
+                texts.append(text)
+                textIndex[text] = texts.count - 1
+                return texts.count - 1
             }
             for layer in context.behavior.layers where layer.needsMetadata {
                 for info in layer.popup?.expressionInfos ?? [] {
                     guard let node = info.node["expression"], let text = node.string else { continue }
-                    result.append(ArcadeExpression(layer: layer, infoPointer: info.pointer, name: info.name, profile: .popup,
-                                                   node: node, text: facts(text), source: context.document.source))
+                    found.append(Found(layer: layer, info: (info.pointer, info.name), profile: .popup, node: node, text: index(of: text)))
                 }
                 guard let form = layer.form else { continue }
                 for info in form.form.expressionInfos {
                     guard let node = info.node["expression"], let text = node.string else { continue }
-                    result.append(ArcadeExpression(layer: layer, infoPointer: info.pointer, name: info.name,
-                                                   profile: formProfile(of: info, in: form.form), node: node, text: facts(text),
-                                                   source: context.document.source))
+                    found.append(Found(layer: layer, info: (info.pointer, info.name), profile: formProfile(of: info, in: form.form),
+                                       node: node, text: index(of: text)))
                 }
             }
-            return result
+            textIndex = [:]
+            let facts = ChunkedWork.map(texts, minimumCount: context.concurrencyMinimumCount) { text in
+                let facts = ArcadeText(text)
+                // Done here, each text on one thread, so that no rule makes them later on the calling thread.
+                _ = facts.analysis
+                return facts
+            }
+            return found.map {
+                ArcadeExpression(layer: $0.layer, infoPointer: $0.info.pointer, name: $0.info.name, profile: $0.profile, node: $0.node,
+                                 text: facts[$0.text], source: context.document.source)
+            }
         }
     }
 
-    /// The profile of a form expression: `form-calculation` when elements use it only as a value expression (or,
-    /// unused, when it declares a non-boolean returnType), `form-constraint` otherwise.
     static func formProfile(of info: FormExpressionInfo, in form: FormInfo) -> ArcadeProfile {
         guard let name = info.name else { return .formConstraint }
         var asValue = false, asConstraint = false

@@ -31,15 +31,25 @@ public enum ArcadeUnknownLayerRule: MapRule {
 
     public static func check(_ context: MapContext) {
         let titles = context.behavior.layers.compactMap(\.layer.title)
+        // Made when first needed, once per map: a map of many layers asks each about many names.
+        var known: Set<String>?
+        var candidates: EditDistance.Candidates?
+        var list: String?
         var memo = SuggestionMemo()
         for expression in ArcadeExpression.all(in: context) {
             guard let analysis = expression.analysis else { continue }
-            for reference in analysis.layerNames where reference.source?.lowercased() == "$map" && !titles.contains(reference.name) {
-                let closest = memo.closest(to: reference.name) { Suggestions.closest(to: $0, in: titles) }
+            for reference in analysis.layerNames where reference.source?.lowercased() == "$map" {
+                if known == nil { known = Set(titles) }
+                if known!.contains(reference.name) { continue }
+                let closest = memo.closest(to: reference.name) { name in
+                    if candidates == nil { candidates = EditDistance.Candidates(titles) }
+                    return EditDistance.closest(to: name, in: candidates!)
+                }
+                if closest == nil, list == nil { list = titles.map { "'\($0)'" }.joined(separator: ", ") }
                 context.report(self, in: expression, at: reference.range.start, about: reference.name, message:
                     "Arcade expression \(expression.displayName) in \(expression.place) asks $map for '\(reference.name)', which is the title of no layer or "
                     + "table of the map: the call fails and the app shows nothing for the expression."
-                    + (closest.map { " Did you mean '\($0)'?" } ?? " Its layers and tables: " + titles.map { "'\($0)'" }.joined(separator: ", ") + "."))
+                    + (closest.map { " Did you mean '\($0)'?" } ?? " Its layers and tables: " + list! + "."))
             }
         }
     }

@@ -36,6 +36,14 @@ public struct MapBehavior: Sendable {
         self.init(layers: document.layers.map { LayerBehavior(layer: $0, resolved: $0.isFeatureLayerKind && !$0.isGroup ? resolve($0) : nil) })
     }
 
+    /// The same behaviour, the layers of a large map resolved on every core (``ChunkedWork``): `resolve` is
+    /// then called from several threads at once, so it must be safe to (read-only snapshots are).
+    init(document: WebMapDocument, minimumConcurrentCount: Int, resolvingConcurrently resolve: (MapLayer) -> ResolvedMetadata?) {
+        self.init(layers: ChunkedWork.map(document.layers, minimumCount: minimumConcurrentCount) {
+            LayerBehavior(layer: $0, resolved: $0.isFeatureLayerKind && !$0.isGroup ? resolve($0) : nil)
+        })
+    }
+
     public init(layers: [LayerBehavior]) {
         self.layers = layers
         // Each layer's service URL and id, parsed once per map: relationship look-ups compare them often.

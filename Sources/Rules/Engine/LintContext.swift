@@ -61,6 +61,15 @@ public final class LintContext {
                 : parsed.map { DiagnosticSubject.describe(pointer, in: $0.root, about: about) } ?? DiagnosticSubject.describe(pointer, message: message)))
     }
 
+    /// Moves the diagnostics reported from position `start` on to position `turn`: a rule whose work ran beside
+    /// the others reports after them, and its findings take the place they would have had in its own turn.
+    func moveDiagnostics(from start: Int, to turn: Int) {
+        guard turn < start, start < diagnostics.count else { return }
+        let moved = diagnostics[start...]
+        diagnostics.removeSubrange(start...)
+        diagnostics.insert(contentsOf: moved, at: turn)
+    }
+
     /// Records a finding about `node` (found at `pointer`).
     public func report(_ rule: any Rule.Type, at node: JSONNode, pointer: JSONPointer, message: String,
                        layer: MapLayer? = nil, metadataSource: MetadataSource? = nil) {
@@ -81,6 +90,9 @@ public final class MapContext {
     public let serviceJSON: (String) -> JSONNode?
     /// `schema/invalid`'s validation when the linter started it on another thread (large maps).
     var schemaValidation: SchemaValidationAside?
+    /// Items (distinct expression texts) from which work over them is shared among the cores
+    /// (``LintOptions/concurrencyMinimumCount``).
+    var concurrencyMinimumCount = ChunkedWork.minimumCount
 
     init(lint: LintContext, document: WebMapDocument, behavior: MapBehavior, fetchFailure: @escaping (String) -> String? = { _ in nil },
          serviceJSON: @escaping (String) -> JSONNode? = { _ in nil }) {

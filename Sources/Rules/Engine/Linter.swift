@@ -26,6 +26,10 @@ public struct LintOptions: Sendable {
     /// other rules run (on a machine of more than one core), and their tree freed on another thread after the
     /// rules. The findings are the same either way; 1 MB by default.
     public var workAsideMinimumSize = 1 << 20
+    /// Maps with at least this many layers have them resolved on every core, and files with at least this many
+    /// distinct Arcade expression texts have them read and analysed on every core (the rules themselves run
+    /// in turn). The findings are the same either way; 2,000 by default.
+    public var concurrencyMinimumCount = 2_000
 
     public init() {}
 }
@@ -76,8 +80,9 @@ public final class Linter: @unchecked Sendable {
     }
 
     /// Parses, substitutes variables, recognises the document and resolves its layers' metadata. Returns nil
-    /// for a file found in a directory that is JSON but not a map.
-    private func prepare(path: String, displayPath: String?, text: SourceText, isExplicit: Bool) throws -> Prepared? {
+    /// for a file found in a directory that is JSON but not a map. With `startsWorkAside`, a large map's
+    /// `schema/invalid` validation starts on another thread as soon as the map is recognised.
+    private func prepare(path: String, displayPath: String?, text: SourceText, isExplicit: Bool, startsWorkAside: Bool) throws -> Prepared? {
         let configuration = try configuration(for: path)
         let parsed: ParsedJSON?
         let parseError: JSONParseError?
@@ -113,28 +118,44 @@ public final class Linter: @unchecked Sendable {
         }
         context.document = document
         context.placeholders = placeholders
+        // A large map's schema validation runs on a second core while its layers are resolved and the other
+        // rules run here (see `runRules`).
+        let schemaAside = startsWorkAside && text.bytes.count >= options.workAsideMinimumSize
+            && ProcessInfo.processInfo.activeProcessorCount > 1
+            && !configuration.isOff(SchemaInvalidRule.description.id, path: context.path)
+            ? SchemaInvalidRule.startAside(document, parsed: parsed) : nil
         let resolver = try resolver(forMap: path, isPopup: kind == "popup")
-        let behavior = MapBehavior(document: document) { layer in
+        let resolve: (MapLayer) -> ResolvedMetadata? = { layer in
             if layer.isStandalonePopup {
                 return self.options.popupLayer.map { ResolvedMetadata(metadata: $0, source: .snapshot, serviceRoot: nil) }
             }
             if let url = layer.url, TemplatePlaceholders.contains(url) { return nil }
             return resolver.resolve(layer)
         }
+        // Snapshots are read-only: a large map's layers are resolved on every core. With `--fetch`, one at a
+        // time, so that each URL is asked once and in the map's order.
+        let behavior = resolver.fetcher == nil
+            ? MapBehavior(document: document, minimumConcurrentCount: options.concurrencyMinimumCount, resolvingConcurrently: resolve)
+            : MapBehavior(document: document, resolve: resolve)
         // The fetcher caches each URL's answer: asking again for a failed one costs no request.
         let fetchFailure: (String) -> String? = { url in
             guard let fetcher = resolver.fetcher, case .failure(let error) = fetcher.fetchJSON(url: url) else { return nil }
             return error.message
         }
-        return Prepared(context: context, kind: kind, map: MapContext(lint: context, document: document, behavior: behavior,
-                                                                      fetchFailure: fetchFailure, serviceJSON: { resolver.snapshotJSON(url: $0) }))
+        let map = MapContext(lint: context, document: document, behavior: behavior, fetchFailure: fetchFailure,
+                             serviceJSON: { resolver.snapshotJSON(url: $0) })
+        map.schemaValidation = schemaAside
+        map.concurrencyMinimumCount = options.concurrencyMinimumCount
+        return Prepared(context: context, kind: kind, map: map)
     }
 
     /// Lints one file's bytes. `path` is the file's path on disk (for configuration and snapshots),
     /// `displayPath` the name reports use. Returns nil for a file found in a directory that is JSON but not
     /// a map (skipped silently); throws when a configuration or snapshot beside it cannot be used.
     public func lint(path: String, displayPath: String? = nil, text: SourceText, isExplicit: Bool) throws -> FileReport? {
-        guard let prepared = try prepare(path: path, displayPath: displayPath, text: text, isExplicit: isExplicit) else { return nil }
+        guard let prepared = try prepare(path: path, displayPath: displayPath, text: text, isExplicit: isExplicit, startsWorkAside: true) else {
+            return nil
+        }
         let report = runRules(prepared)
         if text.bytes.count >= options.workAsideMinimumSize { Self.releaseAside(consume prepared) }
         return report
@@ -161,13 +182,21 @@ public final class Linter: @unchecked Sendable {
             rule.check(context)
         }
         if let map = prepared.map {
-            // A large map's schema validation runs on a second core while the other rules run here.
-            if context.source.bytes.count >= options.workAsideMinimumSize, ProcessInfo.processInfo.activeProcessorCount > 1,
-               !configuration.isOff(SchemaInvalidRule.description.id, path: context.path) {
-                SchemaInvalidRule.startAside(map)
-            }
+            // A large map's schema validation, started in `prepare`, runs on a second core while the other rules
+            // run here: `schema/invalid` reports last, and its findings are moved to its own turn (the same
+            // findings in the same order as a serial run).
+            var schemaTurn: Int?
             for (rule, id) in RuleCatalog.mapRulesWithIds where !configuration.isOff(id, path: context.path) {
+                if map.schemaValidation != nil, id == SchemaInvalidRule.description.id {
+                    schemaTurn = context.diagnostics.count
+                    continue
+                }
                 rule.check(map)
+            }
+            if let schemaTurn {
+                let reportedBefore = context.diagnostics.count
+                SchemaInvalidRule.check(map)
+                context.moveDiagnostics(from: reportedBefore, to: schemaTurn)
             }
         }
         return FileReport(path: context.path, kind: prepared.kind, diagnostics: Self.inReportOrder(context.diagnostics))
@@ -192,7 +221,7 @@ public final class Linter: @unchecked Sendable {
     /// parse, or is not a map (with the diagnostic that says why).
     public func analyze(path: String) throws -> (document: WebMapDocument, behavior: MapBehavior) {
         let file = try SourceFile.read(path: path)
-        guard let prepared = try prepare(path: path, displayPath: nil, text: file.text, isExplicit: true) else {
+        guard let prepared = try prepare(path: path, displayPath: nil, text: file.text, isExplicit: true, startsWorkAside: false) else {
             throw DocumentError(path: path, message: "not a web map")
         }
         guard let map = prepared.map else {

@@ -60,17 +60,20 @@ public enum SchemaInvalidRule: MapRule {
     /// The schema a map is validated against, and whether its parse found a key written twice; nil when the
     /// shipped schema could not be loaded.
     private static func schema(for context: MapContext) -> (schema: Schema, isPopup: Bool, repeatedKeys: Bool)? {
-        let document = context.document
-        let isPopup = document.layers.count == 1 && document.layers[0].isStandalonePopup
-        guard let schema = isPopup ? popupSchema : webmapSchema else { return nil }
-        return (schema, isPopup, !(context.lint.parsed?.duplicateKeys.isEmpty ?? true))
+        schema(for: context.document, parsed: context.lint.parsed)
     }
 
-    /// Starts the validation of `context`'s map on another thread (see ``SchemaValidationAside``); `check`
-    /// then reports what it found.
-    static func startAside(_ context: MapContext) {
-        guard let (schema, _, repeatedKeys) = schema(for: context) else { return }
-        context.schemaValidation = SchemaValidationAside(schema: schema, root: context.document.root, repeatedKeys: repeatedKeys)
+    private static func schema(for document: WebMapDocument, parsed: ParsedJSON?) -> (schema: Schema, isPopup: Bool, repeatedKeys: Bool)? {
+        let isPopup = document.layers.count == 1 && document.layers[0].isStandalonePopup
+        guard let schema = isPopup ? popupSchema : webmapSchema else { return nil }
+        return (schema, isPopup, !(parsed?.duplicateKeys.isEmpty ?? true))
+    }
+
+    /// Starts the validation of `document` on another thread (see ``SchemaValidationAside``), as soon as the
+    /// map is recognised; `check` then reports what it found. Nil when the shipped schema could not be loaded.
+    static func startAside(_ document: WebMapDocument, parsed: ParsedJSON?) -> SchemaValidationAside? {
+        guard let (schema, _, repeatedKeys) = schema(for: document, parsed: parsed) else { return nil }
+        return SchemaValidationAside(schema: schema, root: document.root, repeatedKeys: repeatedKeys)
     }
 
     public static func check(_ context: MapContext) {

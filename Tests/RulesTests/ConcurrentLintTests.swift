@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import Rules
+import WebMap
+
+/// A large map's layers resolved, and its distinct expression texts read and analysed, on every core
+/// (`LintOptions.concurrencyMinimumCount`) give exactly the findings of a serial run, in the same order: on a map
+/// of many layers and tables, with duplicate ids, relationships, expressions that name other layers, distinct
+/// and repeated texts, and on every shipped sample.
+@Suite struct ConcurrentLintTests {
+    /// `count` layers and `count / 8` tables. Layer `k`: a duplicate id every tenth layer, an expression whose text
+    /// is one of six kinds, its own (ending with its index) for two layers in three, naming the next layer (or a
+    /// layer that does not exist) with FeatureSetByName, a schema violation every seventh layer.
+    static func map(layers count: Int) -> String {
+        let kinds = [
+            #"Upper($feature.Address) + ' (' + $feature.Condition + ')'"#,
+            #"$feature.Conditon + Q()"#,
+            #"var x = ; return $feature.Adress"#,
+            #"FeatureSetByRelationshipName($feature, 'Inspections') + Q(1)"#,
+            #"Count(FeatureSetByName($map, 'Trees NEXT')) + $feature.DBH"#,
+            #"Count(FeatureSetByName($map, 'Missing NEXT'))"#,
+        ]
+        let layers = (0..<count).map { k in
+            let id = k % 10 == 9 ? "Trees_\(k - 1)" : "Trees_\(k)"
+            let visibility = k % 7 == 3 ? #""yes""# : "true"
+            var text = kinds[k % kinds.count].replacingOccurrences(of: "NEXT", with: String(k + 1))
+            if k % 3 != 0 { text += " // \(k)" }
+            let expression = text.replacingOccurrences(of: "\"", with: "\\\"")
+            return #"{"id": "\#(id)", "title": "Trees \#(k)", "layerType": "ArcGISFeatureLayer", "url": "\#(Examples.treesURL)", "visibility": \#(visibility), "popupInfo": {"title": "{Address}", "fieldInfos": [{"fieldName": "expression/e", "label": "E", "visible": true}, {"fieldName": "Adress", "label": "A", "visible": true, "isEditable": true}, {"fieldName": "Address", "label": "Address", "visible": true, "isEditable": true}, {"fieldName": "Address", "label": "Again", "visible": true}], "expressionInfos": [{"name": "e", "title": "E", "expression": "\#(expression)"}], "popupElements": [{"type": "fields"}]}}"#
+        }
+        let tables = (0..<(count / 8)).map { k in
+            let popup = k % 2 == 0 ? #", "popupInfo": {"title": "{Notes}", "fieldInfos": [{"fieldName": "Notes", "label": "Notes", "visible": true, "isEditable": true}, {"fieldName": "Note", "label": "N", "visible": true}]}"# : ""
+            return #"{"id": "Inspections_\#(k % 5)", "title": "Inspections \#(k)", "url": "\#(AddFeatureRulesTests.inspectionsURL)"\#(popup)}"#
+        }
+        return "{\"operationalLayers\": [\n" + layers.joined(separator: ",\n") + "\n], \"tables\": [\n" + tables.joined(separator: ",\n")
+            + "\n], \"baseMap\": {\"title\": \"Topographic\", \"baseMapLayers\": []}, \"version\": \"2.28\"}\n"
+    }
+
+    static let services = Examples.snapshot([
+        Examples.treesURL: Examples.treesLayer(),
+        AddFeatureRulesTests.inspectionsURL: AddFeatureRulesTests.inspectionsMetadata,
+    ])
+
+    /// The findings for `text` linted serially, and with everything that can be spread over the cores spread.
+    static func serialAndConcurrent(_ text: String, services: String?) throws -> (serial: [Diagnostic], concurrent: [Diagnostic]) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("concurrent-lint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("map.json").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        if let services { try Data(services.utf8).write(to: folder.appendingPathComponent("map.services.json")) }
+        var serial = LintOptions()
+        serial.workAsideMinimumSize = .max
+        serial.concurrencyMinimumCount = .max
+        var concurrent = LintOptions()
+        concurrent.workAsideMinimumSize = 0
+        concurrent.concurrencyMinimumCount = 2
+        let one = try Linter(options: serial).lint(path: path, isExplicit: true)?.diagnostics ?? []
+        let other = try Linter(options: concurrent).lint(path: path, isExplicit: true)?.diagnostics ?? []
+        return (one, other)
+    }
+
+    @Test func manyLayersGiveTheSerialFindingsInTheSameOrder() throws {
+        let (serial, concurrent) = try Self.serialAndConcurrent(Self.map(layers: 2_400), services: Self.services)
+        #expect(concurrent.count == serial.count)
+        #expect(concurrent == serial)
+        let rules = Set(serial.map(\.ruleId))
+        for rule in ["schema/invalid", "map/duplicate-layer-id", "arcade/unknown-field", "arcade/unknown-function", "arcade/syntax",
+                     "arcade/unknown-layer", "popup/unknown-field", "popup/duplicate-field"] {
+            #expect(rules.contains(rule), "no \(rule) finding: \(rules.sorted())")
+        }
+    }
+
+    /// The default threshold spreads the work too: a map above it gives what the serial run gives.
+    @Test func theDefaultThresholdGivesTheSerialFindings() throws {
+        let text = Self.map(layers: 2_100)
+        let (serial, _) = try Self.serialAndConcurrent(text, services: Self.services)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("concurrent-lint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("map.json").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        try Data(Self.services.utf8).write(to: folder.appendingPathComponent("map.services.json"))
+        let byDefault = try Linter().lint(path: path, isExplicit: true)?.diagnostics ?? []
+        #expect(byDefault == serial)
+    }
+
+    /// Every shipped sample (small maps: each item of work on its own chunk) gives its serial findings.
+    @Test func everySampleGivesItsSerialFindings() throws {
+        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Samples")
+        let files = try #require(FileManager.default.enumerator(atPath: samples.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".json") && !$0.hasSuffix("services.json") && !$0.hasSuffix(".maprules.json") }.sorted()
+        #expect(files.count >= 5)
+        for file in files {
+            let path = samples.appendingPathComponent(file).path
+            var serial = LintOptions()
+            serial.workAsideMinimumSize = .max
+            serial.concurrencyMinimumCount = .max
+            var concurrent = LintOptions()
+            concurrent.workAsideMinimumSize = 0
+            concurrent.concurrencyMinimumCount = 2
+            let one = try Linter(options: serial).lint(path: path, isExplicit: true)?.diagnostics
+            let other = try Linter(options: concurrent).lint(path: path, isExplicit: true)?.diagnostics
+            #expect(one == other, "\(file)")
+        }
+    }
+}
