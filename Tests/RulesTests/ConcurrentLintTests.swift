@@ -41,6 +41,20 @@ import WebMap
         AddFeatureRulesTests.inspectionsURL: AddFeatureRulesTests.inspectionsMetadata,
     ])
 
+    /// Nothing spread over the cores, and everything that can be (whatever the size of the map).
+    static let serial: LintOptions = {
+        var options = LintOptions()
+        options.workAsideMinimumSize = .max
+        options.concurrencyMinimumCount = .max
+        return options
+    }()
+    static let concurrent: LintOptions = {
+        var options = LintOptions()
+        options.workAsideMinimumSize = 0
+        options.concurrencyMinimumCount = 2
+        return options
+    }()
+
     /// The findings for `text` linted serially, and with everything that can be spread over the cores spread.
     static func serialAndConcurrent(_ text: String, services: String?) throws -> (serial: [Diagnostic], concurrent: [Diagnostic]) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("concurrent-lint-\(UUID().uuidString)")
@@ -49,14 +63,8 @@ import WebMap
         let path = folder.appendingPathComponent("map.json").path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         if let services { try Data(services.utf8).write(to: folder.appendingPathComponent("map.services.json")) }
-        var serial = LintOptions()
-        serial.workAsideMinimumSize = .max
-        serial.concurrencyMinimumCount = .max
-        var concurrent = LintOptions()
-        concurrent.workAsideMinimumSize = 0
-        concurrent.concurrencyMinimumCount = 2
-        let one = try Linter(options: serial).lint(path: path, isExplicit: true)?.diagnostics ?? []
-        let other = try Linter(options: concurrent).lint(path: path, isExplicit: true)?.diagnostics ?? []
+        let one = try Linter(options: Self.serial).lint(path: path, isExplicit: true)?.diagnostics ?? []
+        let other = try Linter(options: Self.concurrent).lint(path: path, isExplicit: true)?.diagnostics ?? []
         return (one, other)
     }
 
@@ -96,14 +104,8 @@ import WebMap
         #expect(files.count >= 5)
         for file in files {
             let path = samples.appendingPathComponent(file).path
-            var serial = LintOptions()
-            serial.workAsideMinimumSize = .max
-            serial.concurrencyMinimumCount = .max
-            var concurrent = LintOptions()
-            concurrent.workAsideMinimumSize = 0
-            concurrent.concurrencyMinimumCount = 2
-            let one = try Linter(options: serial).lint(path: path, isExplicit: true)?.diagnostics
-            let other = try Linter(options: concurrent).lint(path: path, isExplicit: true)?.diagnostics
+            let one = try Linter(options: Self.serial).lint(path: path, isExplicit: true)?.diagnostics
+            let other = try Linter(options: Self.concurrent).lint(path: path, isExplicit: true)?.diagnostics
             #expect(one == other, "\(file)")
         }
     }

@@ -72,24 +72,6 @@ import WebMap
         }
         let core = try await ServiceCore.open(.init(database: path, sampleFolders: [folder], usersFile: Fixtures.usersFile))
         #expect((core.database as? SQLiteStore)?.shortReads != nil)
-        let admin = try await core.signIn(username: "admin", password: "sample-admin")
-        func page(_ offset: Int, as caller: Caller = .anonymous) async throws -> [Int64] {
-            let text = try await core.queryText(service: "DamageAssessment", layer: 0, QueryParameters(resultOffset: offset, resultRecordCount: 3), as: caller)
-            let object = try JSONSerialization.jsonObject(with: Data(text)) as? [String: Any]
-            let features = object?["features"] as? [[String: Any]] ?? []
-            return features.compactMap { (($0["attributes"] as? [String: Any])?["objectid"] as? NSNumber)?.int64Value }
-        }
-        let deep = PageAnchors.threshold + 100
-        #expect(try await page(deep) == [Int64(deep + 1), Int64(deep + 2), Int64(deep + 3)])
-        #expect(try await page(deep) == [Int64(deep + 1), Int64(deep + 2), Int64(deep + 3)])
-        _ = try await core.applyEdits(service: "DamageAssessment", layer: 0, LayerEdits(deletes: [5]), as: admin)
-        #expect(try await page(deep) == [Int64(deep + 2), Int64(deep + 3), Int64(deep + 4)])
-        #expect(try await page(10) == [12, 13, 14])
-        _ = try await core.alterVersion(service: "DamageAssessment", version: "sde.DEFAULT", accessPermission: "private", as: admin)
-        await expectServiceError(404) { _ = try await page(10) }
-        await expectServiceError(404) { _ = try await page(deep) }
-        #expect(try await page(deep, as: admin) == [Int64(deep + 2), Int64(deep + 3), Int64(deep + 4)])
-        _ = try await core.alterVersion(service: "DamageAssessment", version: "sde.DEFAULT", accessPermission: "public", as: admin)
-        #expect(try await page(10) == [12, 13, 14])
+        try await ShortReadTests.expectShortReadsSeeDeletesAndDefaultAccess(core)
     }
 }

@@ -303,6 +303,13 @@ extension ShortReadTests {
         let folder = try ScaleProbe.folder(count: n)
         defer { try? FileManager.default.removeItem(atPath: (folder as NSString).deletingLastPathComponent) }
         let core = try await ServiceCore.open(Fixtures.configuration(.init(sampleFolders: [folder], usersFile: Fixtures.usersFile)))
+        try await Self.expectShortReadsSeeDeletesAndDefaultAccess(core)
+    }
+
+    /// On a core holding `PageAnchors.threshold + 300` points: deep pages, a delete seen by the next page, DEFAULT
+    /// made private refused to anonymous callers and read by an administrator (also run on a file database, by
+    /// `FileShortReadTests`).
+    static func expectShortReadsSeeDeletesAndDefaultAccess(_ core: ServiceCore) async throws {
         let admin = try await core.signIn(username: "admin", password: "sample-admin")
         func page(_ offset: Int, as caller: Caller = .anonymous) async throws -> [Int64] {
             let text = try await core.queryText(service: "DamageAssessment", layer: 0, QueryParameters(resultOffset: offset, resultRecordCount: 3), as: caller)
