@@ -57,15 +57,8 @@ import WebMap
 
     /// The findings for `text` linted serially, and with everything that can be spread over the cores spread.
     static func serialAndConcurrent(_ text: String, services: String?) throws -> (serial: [Diagnostic], concurrent: [Diagnostic]) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("concurrent-lint-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("map.json").path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        if let services { try Data(services.utf8).write(to: folder.appendingPathComponent("map.services.json")) }
-        let one = try Linter(options: Self.serial).lint(path: path, isExplicit: true)?.diagnostics ?? []
-        let other = try Linter(options: Self.concurrent).lint(path: path, isExplicit: true)?.diagnostics ?? []
-        return (one, other)
+        let found = try LargeMapLintTests.lint(text, services: services, with: [serial, concurrent])
+        return (found[0], found[1])
     }
 
     @Test func manyLayersGiveTheSerialFindingsInTheSameOrder() throws {
@@ -84,14 +77,8 @@ import WebMap
     @Test func theDefaultThresholdGivesTheSerialFindings() throws {
         // Every FeatureSetByName names a layer of the map: an unknown one's message lists all 2,100 titles.
         let text = Self.map(layers: 2_100).replacingOccurrences(of: "'Missing ", with: "'Trees ")
-        let (serial, _) = try Self.serialAndConcurrent(text, services: Self.services)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("concurrent-lint-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("map.json").path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        try Data(Self.services.utf8).write(to: folder.appendingPathComponent("map.services.json"))
-        let byDefault = try Linter().lint(path: path, isExplicit: true)?.diagnostics ?? []
+        let found = try LargeMapLintTests.lint(text, services: Self.services, with: [Self.serial, LintOptions()])
+        let (serial, byDefault) = (found[0], found[1])
         #expect(byDefault == serial)
     }
 

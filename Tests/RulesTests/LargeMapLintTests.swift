@@ -26,16 +26,21 @@ import WebMap
     }
 
     static func lint(_ text: String, workAsideMinimumSize: Int) throws -> [Diagnostic] {
+        var options = LintOptions()
+        options.workAsideMinimumSize = workAsideMinimumSize
+        return try lint(text, services: Examples.treesSnapshot, with: [options])[0]
+    }
+
+    /// The findings for `text` (written as `map.json`, `services` beside it as `map.services.json`, in a folder
+    /// of its own) linted once with each of `options`.
+    static func lint(_ text: String, services: String?, with options: [LintOptions]) throws -> [[Diagnostic]] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("large-map-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("map.json").path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        try Data(Examples.treesSnapshot.utf8).write(to: folder.appendingPathComponent("map.services.json"))
-        var options = LintOptions()
-        options.workAsideMinimumSize = workAsideMinimumSize
-        let report = try #require(try Linter(options: options).lint(path: path, isExplicit: true))
-        return report.diagnostics
+        if let services { try Data(services.utf8).write(to: folder.appendingPathComponent("map.services.json")) }
+        return try options.map { try Linter(options: $0).lint(path: path, isExplicit: true)?.diagnostics ?? [] }
     }
 
     @Test func workAsideGivesTheSerialFindingsInTheSameOrder() throws {
