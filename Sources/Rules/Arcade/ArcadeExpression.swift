@@ -19,8 +19,8 @@ final class ArcadeExpression {
     /// The expression text as Unicode scalars (after `{{ }}` substitution, as the rules see every string).
     var text: [Unicode.Scalar] { facts.scalars }
     var tokens: [ArcadeToken] { facts.tokens }
-    /// The syntax tree, or every syntax error (Arcade's parser), made on first use.
-    var parsed: Result<ArcadeScript, ArcadeSyntaxErrors> { facts.parsed }
+    /// Every syntax error (Arcade's parser), or nil when the expression parses.
+    var syntaxErrors: ArcadeSyntaxErrors? { facts.syntaxErrors }
     /// The calls, field reads, profile variables and layer names of the expression; nil when it does not parse.
     var analysis: ArcadeAnalysis? { facts.analysis }
     /// `fileOffsets[k]`: the byte offset in the file where scalar `k` of the expression was written (its
@@ -88,7 +88,9 @@ final class ArcadeExpression {
             }
             var found: [Found] = []
             var texts: [String] = []
-            var textIndex: [String: Int] = [:]
+            // Room for about one expression a layer at once: growing the table step by step rehashed every
+            // text again and again on a large map.
+            var textIndex = [String: Int](minimumCapacity: context.behavior.layers.count)
             func index(of text: String) -> Int {
                 if let known = textIndex[text] { return known }
                 texts.append(text)
@@ -108,12 +110,7 @@ final class ArcadeExpression {
                 }
             }
             textIndex = [:]
-            let facts = ChunkedWork.map(texts, minimumCount: context.concurrencyMinimumCount) { text in
-                let facts = ArcadeText(text)
-                // Done here, each text on one thread, so that no rule makes them later on the calling thread.
-                _ = facts.analysis
-                return facts
-            }
+            let facts = ChunkedWork.map(texts, minimumCount: context.concurrencyMinimumCount) { ArcadeText($0) }
             return found.map {
                 ArcadeExpression(layer: $0.layer, infoPointer: $0.info.pointer, name: $0.info.name, profile: $0.profile, node: $0.node,
                                  text: facts[$0.text], source: context.document.source)
@@ -137,24 +134,30 @@ final class ArcadeExpression {
 
 /// The place in an expression a finding is about: a token and what it names.
 /// What an expression's text alone decides: its scalars, its tokens (for the rules that read tokens, which
-/// also fire on text that does not parse), and, on first use, its syntax tree and analysis. Made once per
-/// distinct text in a file (``ArcadeExpression/all(in:)``); rules run one after another on a file, so the lazy
-/// members need no lock.
+/// also fire on text that does not parse), its syntax errors, and its analysis. Made once per distinct text in
+/// a file (``ArcadeExpression/all(in:)``), on any thread; read-only after that.
+///
+/// The syntax tree itself is not kept: no rule reads it once the analysis is made, and a map's 100,000 trees
+/// held to the end of the lint were a sixth of its memory.
 final class ArcadeText {
     let scalars: [Unicode.Scalar]
-    /// The same text as a string (what the parser reads; not rebuilt from the scalars).
-    private let string: String
     let tokens: [ArcadeToken]
-    private(set) lazy var parsed: Result<ArcadeScript, ArcadeSyntaxErrors> = ArcadeParser.parse(string)
-    private(set) lazy var analysis: ArcadeAnalysis? = {
-        guard case .success(let script) = parsed else { return nil }
-        return ArcadeAnalysis(script)
-    }()
+    /// Nil when the text parses.
+    let syntaxErrors: ArcadeSyntaxErrors?
+    /// The calls, field reads, profile variables and layer names; nil when the text does not parse.
+    let analysis: ArcadeAnalysis?
 
     init(_ text: String) {
-        string = text
         scalars = Array(text.unicodeScalars)
         tokens = ArcadeTokenizer(scalars).tokens
+        switch ArcadeParser.parse(text) {
+        case .success(let script):
+            syntaxErrors = nil
+            analysis = ArcadeAnalysis(script)
+        case .failure(let errors):
+            syntaxErrors = errors
+            analysis = nil
+        }
     }
 }
 

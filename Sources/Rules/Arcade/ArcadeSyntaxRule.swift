@@ -34,7 +34,7 @@ public enum ArcadeSyntaxRule: MapRule {
 
     public static func check(_ context: MapContext) {
         for expression in ArcadeExpression.all(in: context) {
-            guard case .failure(let errors) = expression.parsed else { continue }
+            guard let errors = expression.syntaxErrors else { continue }
             for error in errors.errors {
                 context.report(self, in: expression, at: error.offset, about: error.message, message:
                     "Arcade expression \(expression.displayName) in \(expression.place) cannot be read: \(error.message) (line \(error.line), column \(error.column) "

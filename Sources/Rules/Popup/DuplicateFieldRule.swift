@@ -26,12 +26,12 @@ public enum DuplicateFieldRule: MapRule {
         for subject in PopupSubject.all(in: context) {
             let infos = subject.popup.fieldInfos
             let facts = subject.layer.fieldInfoFacts
-            var first: [EntryKey: Int] = [:]
+            var first = FirstEntries(expected: facts.count)
             for (index, fact) in facts.enumerated() where fact.hasFieldName {
                 // A qualified name ("Trees.Address") is the same field as its short name.
                 let key = fact.fieldIndex >= 0 ? EntryKey.field(fact.fieldIndex) : .name((infos[index].fieldName ?? "").lowercasedCheaply())
-                guard let earlierIndex = first[key] else {
-                    first[key] = index
+                guard let earlierIndex = first.index(of: key) else {
+                    first.add(key, index)
                     continue
                 }
                 let info = infos[index]
@@ -59,5 +59,26 @@ public enum DuplicateFieldRule: MapRule {
     private enum EntryKey: Hashable {
         case field(Int)
         case name(String)
+    }
+
+    /// The first entry of each key: a list scanned for the dozen entries of a usual pop-up (a dictionary per
+    /// pop-up, hashing every key, was most of this rule's time on a map of 100,000 layers), a dictionary beyond.
+    private struct FirstEntries {
+        private static let listLimit = 32
+        private var list: [(key: EntryKey, index: Int)] = []
+        private var table: [EntryKey: Int]?
+
+        init(expected: Int) {
+            if expected > Self.listLimit { table = Dictionary(minimumCapacity: expected) } else { list.reserveCapacity(expected) }
+        }
+
+        func index(of key: EntryKey) -> Int? {
+            if let table { return table[key] }
+            return list.first { $0.key == key }?.index
+        }
+
+        mutating func add(_ key: EntryKey, _ index: Int) {
+            if table != nil { table![key] = index } else { list.append((key, index)) }
+        }
     }
 }

@@ -47,13 +47,17 @@ public struct JSONParser {
         /// instead of refusing the document. Editors send them (JavaScript strings may hold half an emoji while
         /// it is typed), and U+FFFD keeps UTF-16 positions where they were: one unit for one.
         public var replaceLoneSurrogates = false
+        /// Documents of at least this many bytes have the elements of a large array at their top (a map's
+        /// `operationalLayers`) parsed on every core (`JSONTreeParser.parseElementsConcurrently`). The tree, the
+        /// repeated keys and any error are the same as a serial parse's.
+        public var concurrentMinimumSize = 8 << 20
 
         public init() {}
     }
 
     public static func parse(_ text: SourceText, options: Options = Options()) throws(JSONParseError) -> ParsedJSON {
         try text.bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> ParsedJSON in
-            var parser = Parser(buffer: buffer, start: text.contentStart, options: options)
+            var parser = JSONTreeParser(buffer: buffer, start: text.contentStart, options: options)
             return try parser.parseDocument()
         }
     }
@@ -65,13 +69,13 @@ public struct JSONParser {
 
 /// Where the parser is, kept as offsets and indexes (no strings): the pointer is rebuilt only when a
 /// repeated key needs one.
-private enum PathComponent {
+enum JSONPathComponent {
     /// The member whose key's opening quote is at this offset.
     case key(offset: Int)
     case index(Int)
 }
 
-private struct Parser {
+struct JSONTreeParser {
     let buffer: UnsafeBufferPointer<UInt8>
     var index: Int
     let options: Options
@@ -79,7 +83,9 @@ private struct Parser {
     /// `options.elideLargeArraysNamed` as a list (one or two names: a scan beats hashing every key).
     let elidedNames: [String]
     var depth = 0
-    var path: [PathComponent] = []
+    /// False in the parsers of one chunk of a concurrent parse (their arrays are read serially).
+    var isConcurrencyAllowed = true
+    var path: [JSONPathComponent] = []
     /// The members of the objects being read, innermost last, and likewise the elements of the arrays: each
     /// object (array) is copied out of here into an array of exactly its size when it closes. Growing an array
     /// per object instead left most of them with room for twice their members: a third of a large map's tree.
@@ -375,6 +381,10 @@ private struct Parser {
             index += 1
             lastCount = 0
             return .array([])
+        }
+        if keep, isConcurrencyAllowed, depth <= Self.concurrentDepth, buffer.count >= options.concurrentMinimumSize,
+           let elements = parseElementsConcurrently() {
+            return .array(elements)
         }
         while true {
             skipWhitespace()
