@@ -77,17 +77,49 @@ final class ArcadeExpression {
     /// before its form's (tokenized once per file).
     static func all(in context: MapContext) -> [ArcadeExpression] {
         context.shared([ArcadeExpression].self) {
-            // First where each expression is and which distinct text it holds, then each distinct text's facts
-            // (on every core for a large map), then the expressions.
-            struct Found {
-                var layer: LayerBehavior
-                var info: (pointer: JSONPointer, name: String?)
-                var profile: ArcadeProfile
-                var node: JSONNode
-                var text: Int
+            // Each distinct text's facts: begun ahead on a large map (`startReadingTexts`), else made now (on
+            // every core for a large map).
+            let inventory: Inventory
+            let facts: [ArcadeText]
+            if let ahead = context.arcadeTextsAhead {
+                inventory = ahead.inventory
+                facts = ahead.work.results()
+                context.arcadeTextsAhead = nil
+            } else {
+                inventory = Inventory(context)
+                facts = ChunkedWork.map(inventory.texts, minimumCount: context.concurrencyMinimumCount) { ArcadeText($0) }
             }
-            var found: [Found] = []
-            var texts: [String] = []
+            return inventory.found.map {
+                ArcadeExpression(layer: $0.layer, infoPointer: $0.info.pointer, name: $0.info.name, profile: $0.profile, node: $0.node,
+                                 text: facts[$0.text], source: context.document.source)
+            }
+        }
+    }
+
+    /// Begins reading the distinct texts of a large map's expressions (at least `concurrencyMinimumCount`) on
+    /// another thread, so that a second core does it while the rules before the arcade/ ones run.
+    static func startReadingTexts(in context: MapContext) {
+        let inventory = Inventory(context)
+        guard inventory.texts.count >= context.concurrencyMinimumCount else { return }
+        let texts = inventory.texts
+        context.arcadeTextsAhead = ArcadeTextsAhead(inventory: inventory, work: WorkAhead(count: texts.count) { ArcadeText(texts[$0]) })
+    }
+
+    /// Where each expression of the map is and which distinct text it holds (read on the calling thread).
+    struct Inventory {
+        struct Found {
+            var layer: LayerBehavior
+            var info: (pointer: JSONPointer, name: String?)
+            var profile: ArcadeProfile
+            var node: JSONNode
+            /// The index of its text in `texts`.
+            var text: Int
+        }
+
+        var found: [Found] = []
+        var texts: [String] = []
+
+        init(_ context: MapContext) {
             // Room for about one expression a layer at once: growing the table step by step rehashed every
             // text again and again on a large map.
             var textIndex = [String: Int](minimumCapacity: context.behavior.layers.count)
@@ -109,12 +141,6 @@ final class ArcadeExpression {
                                        node: node, text: index(of: text)))
                 }
             }
-            textIndex = [:]
-            let facts = ChunkedWork.map(texts, minimumCount: context.concurrencyMinimumCount) { ArcadeText($0) }
-            return found.map {
-                ArcadeExpression(layer: $0.layer, infoPointer: $0.info.pointer, name: $0.info.name, profile: $0.profile, node: $0.node,
-                                 text: facts[$0.text], source: context.document.source)
-            }
         }
     }
 
@@ -132,7 +158,6 @@ final class ArcadeExpression {
     }
 }
 
-/// The place in an expression a finding is about: a token and what it names.
 /// What an expression's text alone decides: its scalars, its tokens (for the rules that read tokens, which
 /// also fire on text that does not parse), its syntax errors, and its analysis. Made once per distinct text in
 /// a file (``ArcadeExpression/all(in:)``), on any thread; read-only after that.
@@ -161,6 +186,7 @@ final class ArcadeText {
     }
 }
 
+/// The place in an expression a finding is about: a token and what it names.
 struct ArcadeReference {
     /// The name as written (a field or relationship name).
     let name: String
@@ -221,5 +247,17 @@ extension ArcadeExpression {
             }
         }
         return found
+    }
+}
+
+/// A large map's expressions found and their distinct texts being read on another thread
+/// (``ArcadeExpression/startReadingTexts(in:)``).
+final class ArcadeTextsAhead {
+    let inventory: ArcadeExpression.Inventory
+    let work: WorkAhead<ArcadeText>
+
+    init(inventory: ArcadeExpression.Inventory, work: WorkAhead<ArcadeText>) {
+        self.inventory = inventory
+        self.work = work
     }
 }

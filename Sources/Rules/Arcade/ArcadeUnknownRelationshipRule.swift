@@ -28,9 +28,12 @@ public enum ArcadeUnknownRelationshipRule: MapRule {
     public static func check(_ context: MapContext) {
         for expression in ArcadeExpression.all(in: context) {
             guard let table = expression.layer.table else { continue }
+            // Most expressions name no relationship: nothing more is made for those.
+            let references = expression.relationshipReferences
+            guard !references.isEmpty else { continue }
             let names = table.relationships.compactMap(\.name)
             var memo = SuggestionMemo()
-            for reference in expression.relationshipReferences where !names.contains(where: { $0.equalsIgnoringCase(reference.name) }) {
+            for reference in references where !names.contains(where: { $0.equalsIgnoringCase(reference.name) }) {
                 let known = names.isEmpty ? " The layer has no relationships." :
                     (memo.closest(to: reference.name) { Suggestions.closest(to: $0, in: names) }.map { " Did you mean '\($0)'?" }
                         ?? " Its relationships: " + names.map { "'\($0)'" }.joined(separator: ", ") + ".")

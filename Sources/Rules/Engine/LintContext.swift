@@ -90,6 +90,8 @@ public final class MapContext {
     public let serviceJSON: (String) -> JSONNode?
     /// `schema/invalid`'s validation when the linter started it on another thread (large maps).
     var schemaValidation: SchemaValidationAside?
+    /// A large map's distinct Arcade texts, begun on another thread in `Linter.prepare`.
+    var arcadeTextsAhead: ArcadeTextsAhead?
     /// Items (distinct expression texts) from which work over them is shared among the cores
     /// (``LintOptions/concurrencyMinimumCount``).
     var concurrencyMinimumCount = ChunkedWork.minimumCount

@@ -118,13 +118,15 @@ public final class Linter: @unchecked Sendable {
         }
         context.document = document
         context.placeholders = placeholders
-        // A large map's schema validation runs on a second core while its layers are resolved and the other
-        // rules run here (see `runRules`).
-        let schemaAside = startsWorkAside && text.bytes.count >= options.workAsideMinimumSize
-            && ProcessInfo.processInfo.activeProcessorCount > 1
-            && !configuration.isOff(SchemaInvalidRule.description.id, path: context.path)
-            ? SchemaInvalidRule.startAside(document, parsed: parsed) : nil
+        // A large map's schema validation runs on a second core while the other rules run here (see
+        // `runRules`). It starts now, unless the layers are about to be resolved on every core: then after that,
+        // where it takes no core from them.
         let resolver = try resolver(forMap: path, isPopup: kind == "popup")
+        let worksAside = startsWorkAside && text.bytes.count >= options.workAsideMinimumSize
+            && ProcessInfo.processInfo.activeProcessorCount > 1
+        let resolvesOnEveryCore = resolver.fetcher == nil && document.layers.count >= options.concurrencyMinimumCount
+        let validatesAside = worksAside && !configuration.isOff(SchemaInvalidRule.description.id, path: context.path)
+        var schemaAside = validatesAside && !resolvesOnEveryCore ? SchemaInvalidRule.startAside(document, parsed: parsed) : nil
         let resolve: (MapLayer) -> ResolvedMetadata? = { layer in
             if layer.isStandalonePopup {
                 return self.options.popupLayer.map { ResolvedMetadata(metadata: $0, source: .snapshot, serviceRoot: nil) }
@@ -144,8 +146,14 @@ public final class Linter: @unchecked Sendable {
         }
         let map = MapContext(lint: context, document: document, behavior: behavior, fetchFailure: fetchFailure,
                              serviceJSON: { resolver.snapshotJSON(url: $0) })
-        map.schemaValidation = schemaAside
         map.concurrencyMinimumCount = options.concurrencyMinimumCount
+        if validatesAside && resolvesOnEveryCore { schemaAside = SchemaInvalidRule.startAside(document, parsed: parsed) }
+        map.schemaValidation = schemaAside
+        // Likewise a large map's distinct Arcade texts: read on another core while the rules before the
+        // arcade/ ones run here.
+        if worksAside, RuleCatalog.mapRulesWithIds.contains(where: { $0.1.hasPrefix("arcade/") && !configuration.isOff($0.1, path: context.path) }) {
+            ArcadeExpression.startReadingTexts(in: map)
+        }
         return Prepared(context: context, kind: kind, map: map)
     }
 
