@@ -93,7 +93,7 @@ public struct MapBehavior: Sendable {
     /// The index of `behavior` in `layers`.
     private func index(of behavior: LayerBehavior) -> Int? {
         let order = behavior.layer.order
-        if layers.indices.contains(order), layers[order].layer.pointer == behavior.layer.pointer { return order }
+        if layers.indices.contains(order), layers[order] === behavior || layers[order].layer.pointer == behavior.layer.pointer { return order }
         return layers.firstIndex { $0.layer.pointer == behavior.layer.pointer }
     }
 

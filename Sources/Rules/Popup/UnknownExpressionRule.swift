@@ -29,10 +29,11 @@ public enum UnknownExpressionRule: MapRule {
     public static func check(_ context: MapContext) {
         for subject in PopupSubject.all(in: context) {
             let popup = subject.popup
-            func check(_ name: String, pointer: JSONPointer, where place: String) {
+            // The pointer is made only for a finding: most references are fine.
+            func check(_ name: String, pointer: @autoclosure () -> JSONPointer, where place: String) {
                 guard !popup.expressionInfos.contains(where: { $0.name == name }) else { return }
                 let suggestion = Suggestions.closest(to: name, in: popup.expressionInfos.compactMap(\.name))
-                context.report(self, pointer: pointer, message:
+                context.report(self, pointer: pointer(), message:
                     "Pop-up of \(subject.name) uses expression '\(name)' in \(place), but its `expressionInfos` "
                     + "define no expression of that name, so the app shows nothing for it."
                     + (suggestion.map { " Did you mean '\($0)'?" }
