@@ -53,12 +53,16 @@ enum FuzzHarness {
         let text = SourceText(bytes: bytes)
 
         // The parser on its own, and the positions of whatever it reports.
+        let serial: Result<ParsedJSON, JSONParseError>
         do {
             let parsed = try JSONParser.parse(text)
             for duplicate in parsed.duplicateKeys { checkPosition(text.position(ofOffset: duplicate.offset), "duplicate key") }
+            serial = .success(parsed)
         } catch {
             checkPosition(text.position(ofOffset: error.offset), "parse error")
+            serial = .failure(error)
         }
+        ConcurrentParseCheck.expectSameOutcome(text, as: serial)
 
         var reports: [FileReport] = []
         for linter in [mapLinter, popupLinter] {
