@@ -68,9 +68,11 @@ struct ArcadeTokenizer {
     /// Tokenizes `text` at once.
     init(_ text: [Unicode.Scalar]) {
         self.text = text
-        // About one token for every four scalars of real-looking expressions: room for them at once.
+        // About one token for every four scalars of real-looking expressions: room for them at once, and the
+        // room left over given back (a map's 100,000 texts keep their tokens for all the rules).
         tokens.reserveCapacity(text.count / 4 + 4)
         run()
+        if tokens.capacity > tokens.count + tokens.count / 8 + 2 { tokens = tokens.withUnsafeBufferPointer { Array($0) } }
     }
 
     private mutating func record(_ offset: Int, _ message: String) {
@@ -82,7 +84,15 @@ struct ArcadeTokenizer {
     /// The text of scalars `range`, written straight into the string's UTF-8 storage (building a
     /// `String.UnicodeScalarView` appends scalar by scalar, which cost more than the rest of the tokenizer).
     private func string(_ range: Range<Int>) -> String {
-        String(unsafeUninitializedCapacity: range.count * 4) { buffer in
+        // ASCII text (nearly every name) is made at its exact size: a String of up to 15 bytes then lives
+        // inside the value, where room for four bytes a scalar would have allocated storage for most names.
+        if text[range].allSatisfy(\.isASCII) {
+            return String(unsafeUninitializedCapacity: range.count) { buffer in
+                for (n, scalar) in text[range].enumerated() { buffer[n] = UInt8(truncatingIfNeeded: scalar.value) }
+                return range.count
+            }
+        }
+        return String(unsafeUninitializedCapacity: range.count * 4) { buffer in
             var n = 0
             for scalar in text[range] {
                 if scalar.isASCII {

@@ -55,8 +55,15 @@ public struct JSONParser {
         public init() {}
     }
 
+    /// The largest document the parser reads: offsets are kept in 32 bits (`JSONNode`). Files are refused
+    /// long before this (`SourceFile.maximumBytes`); a string handed in directly is checked here.
+    public static let maximumBytes = Int(Int32.max)
+
     public static func parse(_ text: SourceText, options: Options = Options()) throws(JSONParseError) -> ParsedJSON {
-        try text.bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> ParsedJSON in
+        guard text.bytes.count <= maximumBytes else {
+            throw JSONParseError(kind: .syntax, message: "the document is 2 GiB or larger: too large to read", offset: 0)
+        }
+        return try text.bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> ParsedJSON in
             var parser = JSONTreeParser(buffer: buffer, start: text.contentStart, options: options)
             return try parser.parseDocument()
         }
