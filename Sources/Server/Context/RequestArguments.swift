@@ -126,6 +126,10 @@ public struct RequestArguments: Sendable {
 
     /// Percent-decoding that never fails: an invalid escape is kept as written.
     static func decodeComponent(_ text: Substring) -> String {
+        // Without `+` or `%` the text is its own decoding (`String(decoding:)` repairs invalid UTF-8 as the loop below does).
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) {
+            return String(decoding: text.utf8, as: UTF8.self)
+        }
         var text = text
         return text.withUTF8 { input in
             var bytes: [UInt8] = []
