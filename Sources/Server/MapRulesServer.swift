@@ -76,10 +76,11 @@ public enum MapRulesServer {
         public var certificate: SelfSignedCertificate?
     }
 
-    /// The application: HTTP/1.1, or HTTPS with a fresh self-signed certificate.
+    /// The application: HTTP/1.1, or HTTPS with a fresh self-signed certificate; `router`'s routes, a layer's `query`
+    /// reached without the router's trie when its path is in the usual form (`QueryRouteShortcut`).
     public static func application(core: ServiceCore, options: Options, logger: Logger = Logger(label: "maprules.serve"),
                                    onRunning: @escaping @Sendable (Running) async -> Void = { _ in }) throws
-        -> Application<RouterResponder<MapRulesRequestContext>> {
+        -> Application<QueryRouteShortcut> {
         let urlHost = options.host.contains(":") ? "[\(options.host)]" : options.host
         let site = SiteInfo(tls: options.tls, fallbackAuthority: "\(urlHost):\(options.port)")
         let router = router(core: core, site: site, items: PortalItems.load(samples: options.portalSamples), bodyLimit: options.bodyLimit, logger: logger)
@@ -95,7 +96,7 @@ public enum MapRulesServer {
         }
         let scheme = options.tls ? "https" : "http"
         return Application(
-            router: router,
+            responder: QueryRouteShortcut(router: router, query: QueryRoutes(core: core).query),
             server: server,
             configuration: ApplicationConfiguration(address: .hostname(options.host, port: options.port), serverName: "MapRules"),
             onServerRunning: { channel in

@@ -57,7 +57,7 @@ public struct RequestArguments: Sendable {
     }
 
     public func optionalBool(_ name: String) throws -> Bool? {
-        guard let text = string(name)?.trimmingCharacters(in: .whitespaces) else { return nil }
+        guard let text = string(name).map(Self.trimmingWhitespace) else { return nil }
         switch text.lowercased() {
         case "true", "1", "yes": return true
         case "false", "0", "no": return false
@@ -66,9 +66,20 @@ public struct RequestArguments: Sendable {
     }
 
     public func int(_ name: String) throws -> Int? {
-        guard let text = string(name)?.trimmingCharacters(in: .whitespaces) else { return nil }
+        guard let text = string(name).map(Self.trimmingWhitespace) else { return nil }
         guard let value = Int(text) else { throw ServiceError.invalidParameter("\(name) must be an integer, not '\(text.prefix(40))'.") }
         return value
+    }
+
+    /// `text.trimmingCharacters(in: .whitespaces)`, without Foundation when the text is ASCII (Foundation's trimming was
+    /// 2 % of a page's CPU, reading its two integers): space and tab are the only ASCII members of `.whitespaces`.
+    static func trimmingWhitespace(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return text.trimmingCharacters(in: .whitespaces) }
+        let isKept = { (byte: UInt8) in byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") }
+        guard let first = utf8.firstIndex(where: isKept), let last = utf8.lastIndex(where: isKept) else { return "" }
+        if first == utf8.startIndex && utf8.index(after: last) == utf8.endIndex { return text }
+        return String(decoding: utf8[first...last], as: UTF8.self)
     }
 
     /// A JSON-valued parameter (sent as a JSON string), parsed.
@@ -115,6 +126,10 @@ public struct RequestArguments: Sendable {
 
     /// Percent-decoding that never fails: an invalid escape is kept as written.
     static func decodeComponent(_ text: Substring) -> String {
+        // Without `+` or `%` the text is its own decoding (`String(decoding:)` repairs invalid UTF-8 as the loop below does).
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) {
+            return String(decoding: text.utf8, as: UTF8.self)
+        }
         var text = text
         return text.withUTF8 { input in
             var bytes: [UInt8] = []

@@ -18,9 +18,11 @@ extension RouterMethods where Context == MapRulesRequestContext {
 }
 
 extension MapRulesRequestContext {
-    /// A path parameter, percent-decoded (`versions/%7B...%7D` names a braced GUID).
+    /// A path parameter, percent-decoded (`versions/%7B...%7D` names a braced GUID). Text without `%` is its own decoding
+    /// (Foundation's `removingPercentEncoding` was 1.5 % of a page's CPU for its two path parameters).
     func pathParameter(_ name: String) throws -> String {
         let raw = try parameters.require(name)
+        guard raw.utf8.contains(UInt8(ascii: "%")) else { return raw }
         return raw.removingPercentEncoding ?? raw
     }
 

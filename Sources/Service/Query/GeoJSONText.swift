@@ -41,6 +41,26 @@ enum GeoJSONText {
         bytes.append(UInt8(ascii: "}"))
     }
 
+    /// The same feature with a point given as the text `{"x":X,"y":Y}` that `JSON.appendDouble` writes of its
+    /// coordinates (`RowStore.storedPoint`'s): written as `appendGeometry` writes that point, X and Y copied.
+    static func appendFeature(properties: UnsafeBufferPointer<UInt8>, objectId: UnsafeBufferPointer<UInt8>?,
+                              storedPoint point: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        JSON.appendASCII("{\"type\":\"Feature\"", to: &bytes)
+        if let objectId, isInteger(objectId) {
+            JSON.appendASCII(",\"id\":", to: &bytes)
+            bytes.append(contentsOf: objectId)
+        }
+        // `{"x":` is 5 bytes, X has no comma, `,"y":` is 5 bytes, and `}` ends the text.
+        let comma = point.firstIndex(of: UInt8(ascii: ",")) ?? point.endIndex
+        JSON.appendASCII(",\"geometry\":{\"type\":\"Point\",\"coordinates\":[", to: &bytes)
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: point[5..<comma]))
+        bytes.append(UInt8(ascii: ","))
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: point[min(comma + 5, point.count - 1)..<(point.count - 1)]))
+        JSON.appendASCII("]},\"properties\":", to: &bytes)
+        bytes.append(contentsOf: properties)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
     /// A geometry as `GeoJSON.geometry` writes it, `null` for none; a point without building its tree.
     static func appendGeometry(_ geometry: Geometry?, to bytes: inout [UInt8]) {
         switch geometry {

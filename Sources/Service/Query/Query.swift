@@ -301,10 +301,20 @@ struct QueryPlan {
                         return true
                     }
                     if copied {
-                        let geometry = try shape(row, withGeometry: page.withGeometry, scratch: &scratch)
+                        // A stored point read in WGS84 (no projection) is written from the text `storedPoint` compared
+                        // it with, `{"x":X,"y":Y}` as `JSON.appendDouble` writes the two numbers: GeoJSON's coordinates
+                        // are those two texts, not formatted a second time.
+                        let pointText = page.withGeometry && outSystem == .wgs84 && storedPoint(row, scratch: &scratch) != nil
+                        let geometry = pointText ? nil : try shape(row, withGeometry: page.withGeometry, scratch: &scratch)
                         properties.withUnsafeBufferPointer { written in
                             objectId.withUnsafeBufferPointer { id in
-                                GeoJSONText.appendFeature(properties: written, objectId: id.isEmpty ? nil : id, geometry: geometry, to: &out)
+                                if pointText {
+                                    scratch.number.withUnsafeBufferPointer { point in
+                                        GeoJSONText.appendFeature(properties: written, objectId: id.isEmpty ? nil : id, storedPoint: point, to: &out)
+                                    }
+                                } else {
+                                    GeoJSONText.appendFeature(properties: written, objectId: id.isEmpty ? nil : id, geometry: geometry, to: &out)
+                                }
                             }
                         }
                         return true
@@ -329,15 +339,20 @@ struct QueryPlan {
     /// The geometry of the statement's current row (columns 1 to 5), as `decodedFeature` reads it.
     private func shape(_ row: any StoreCursor, withGeometry: Bool, scratch: inout StoredAttributesWriter.Scratch) throws -> Geometry? {
         guard withGeometry else { return nil }
-        let envelope = (row.double(2), row.double(3), row.double(4), row.double(5))
         // A point whose stored text is exactly its envelope's, compared in place; anything else as `decodedFeature`.
-        let point = row.withTextBytes(1) { text -> Point? in
+        if let point = storedPoint(row, scratch: &scratch) { return Projection.project(.point(point), from: .wgs84, to: outSystem) }
+        return try shape(geometry: row.string(1), withGeometry: withGeometry, envelope: (row.double(2), row.double(3), row.double(4), row.double(5)))
+    }
+
+    /// The current row's point (in WGS84) when its stored text is exactly `{"x":X,"y":Y}` of its envelope's corner
+    /// (`RowStore.storedPoint`), that text then left in `scratch.number`; nil for any other geometry.
+    private func storedPoint(_ row: any StoreCursor, scratch: inout StoredAttributesWriter.Scratch) -> Point? {
+        let envelope = (row.double(2), row.double(3), row.double(4), row.double(5))
+        return row.withTextBytes(1) { text -> Point? in
             guard let text, text.count > 0 else { return nil }
             return RowStore.storedPoint(bytes: text, xmin: envelope.0, ymin: envelope.1, xmax: envelope.2, ymax: envelope.3,
                                         scratch: &scratch.number)
         }
-        if let point { return Projection.project(.point(point), from: .wgs84, to: outSystem) }
-        return try shape(geometry: row.string(1), withGeometry: withGeometry, envelope: envelope)
     }
 
     /// Everything before reading a page's rows.
