@@ -83,16 +83,10 @@ final class ArcadeExpression {
         context.shared([ArcadeExpression].self) {
             // Each distinct text's facts: begun ahead on a large map (`startReadingTexts`), else made now (on
             // every core for a large map).
-            let inventory: Inventory
-            let facts: [ArcadeText]
-            if let ahead = context.arcadeTextsAhead {
-                inventory = ahead.inventory
-                facts = ahead.work.results()
-                context.arcadeTextsAhead = nil
-            } else {
-                inventory = Inventory(context)
-                facts = ChunkedWork.map(inventory.texts, minimumCount: context.concurrencyMinimumCount) { ArcadeText($0) }
-            }
+            let inventory = context.arcadeTextsAhead?.inventory ?? Inventory(context)
+            let facts = context.arcadeTextsAhead?.work?.results()
+                ?? ChunkedWork.map(inventory.texts, minimumCount: context.concurrencyMinimumCount) { ArcadeText($0) }
+            context.arcadeTextsAhead = nil
             return inventory.found.map {
                 ArcadeExpression(layer: $0.layer, infoPointer: $0.info.pointer, name: $0.info.name, profile: $0.profile, node: $0.node,
                                  text: facts[$0.text], source: context.document.source)
@@ -100,13 +94,14 @@ final class ArcadeExpression {
         }
     }
 
-    /// Begins reading the distinct texts of a large map's expressions (at least `concurrencyMinimumCount`) on
-    /// another thread, so that a second core does it while the rules before the arcade/ ones run.
+    /// Finds a large map's expressions and, when they hold at least `concurrencyMinimumCount` distinct texts,
+    /// begins reading those on another thread, so that a second core does it while the rules before the
+    /// arcade/ ones run. (The inventory is kept either way: `all(in:)` does not walk the layers again.)
     static func startReadingTexts(in context: MapContext) {
         let inventory = Inventory(context)
-        guard inventory.texts.count >= context.concurrencyMinimumCount else { return }
         let texts = inventory.texts
-        context.arcadeTextsAhead = ArcadeTextsAhead(inventory: inventory, work: WorkAhead(count: texts.count) { ArcadeText(texts[$0]) })
+        let work = texts.count >= context.concurrencyMinimumCount ? WorkAhead(count: texts.count) { ArcadeText(texts[$0]) } : nil
+        context.arcadeTextsAhead = ArcadeTextsAhead(inventory: inventory, work: work)
     }
 
     /// Where each expression of the map is and which distinct text it holds (read on the calling thread).
@@ -170,13 +165,13 @@ struct ArcadeReference {
     let token: ArcadeToken
 }
 
-/// A large map's expressions found and their distinct texts being read on another thread
+/// A large map's expressions found, and their distinct texts being read on another thread when there are many
 /// (``ArcadeExpression/startReadingTexts(in:)``).
 final class ArcadeTextsAhead {
     let inventory: ArcadeExpression.Inventory
-    let work: WorkAhead<ArcadeText>
+    let work: WorkAhead<ArcadeText>?
 
-    init(inventory: ArcadeExpression.Inventory, work: WorkAhead<ArcadeText>) {
+    init(inventory: ArcadeExpression.Inventory, work: WorkAhead<ArcadeText>?) {
         self.inventory = inventory
         self.work = work
     }
