@@ -29,34 +29,35 @@ enum GeoJSONText {
     /// has checked is written as decoding then encoding it would write it).
     static func appendFeature(properties: UnsafeBufferPointer<UInt8>, objectId: UnsafeBufferPointer<UInt8>?, geometry: Geometry?,
                               to bytes: inout [UInt8]) {
-        JSON.appendASCII("{\"type\":\"Feature\"", to: &bytes)
-        if let objectId, isInteger(objectId) {
-            JSON.appendASCII(",\"id\":", to: &bytes)
-            bytes.append(contentsOf: objectId)
-        }
-        JSON.appendASCII(",\"geometry\":", to: &bytes)
-        appendGeometry(geometry, to: &bytes)
-        JSON.appendASCII(",\"properties\":", to: &bytes)
-        bytes.append(contentsOf: properties)
-        bytes.append(UInt8(ascii: "}"))
+        appendFeature(properties: properties, objectId: objectId, to: &bytes) { appendGeometry(geometry, to: &$0) }
     }
 
     /// The same feature with a point given as the text `{"x":X,"y":Y}` that `JSON.appendDouble` writes of its
     /// coordinates (`RowStore.storedPoint`'s): written as `appendGeometry` writes that point, X and Y copied.
     static func appendFeature(properties: UnsafeBufferPointer<UInt8>, objectId: UnsafeBufferPointer<UInt8>?,
                               storedPoint point: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        appendFeature(properties: properties, objectId: objectId, to: &bytes) { bytes in
+            // `{"x":` is 5 bytes, X has no comma, `,"y":` is 5 bytes, and `}` ends the text.
+            let comma = point.firstIndex(of: UInt8(ascii: ",")) ?? point.endIndex
+            JSON.appendASCII("{\"type\":\"Point\",\"coordinates\":[", to: &bytes)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: point[5..<comma]))
+            bytes.append(UInt8(ascii: ","))
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: point[min(comma + 5, point.count - 1)..<(point.count - 1)]))
+            JSON.appendASCII("]}", to: &bytes)
+        }
+    }
+
+    /// `{"type":"Feature","id":...,"geometry":...,"properties":...}`, the geometry written by `writeGeometry`.
+    private static func appendFeature(properties: UnsafeBufferPointer<UInt8>, objectId: UnsafeBufferPointer<UInt8>?,
+                                      to bytes: inout [UInt8], geometry writeGeometry: (inout [UInt8]) -> Void) {
         JSON.appendASCII("{\"type\":\"Feature\"", to: &bytes)
         if let objectId, isInteger(objectId) {
             JSON.appendASCII(",\"id\":", to: &bytes)
             bytes.append(contentsOf: objectId)
         }
-        // `{"x":` is 5 bytes, X has no comma, `,"y":` is 5 bytes, and `}` ends the text.
-        let comma = point.firstIndex(of: UInt8(ascii: ",")) ?? point.endIndex
-        JSON.appendASCII(",\"geometry\":{\"type\":\"Point\",\"coordinates\":[", to: &bytes)
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: point[5..<comma]))
-        bytes.append(UInt8(ascii: ","))
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: point[min(comma + 5, point.count - 1)..<(point.count - 1)]))
-        JSON.appendASCII("]},\"properties\":", to: &bytes)
+        JSON.appendASCII(",\"geometry\":", to: &bytes)
+        writeGeometry(&bytes)
+        JSON.appendASCII(",\"properties\":", to: &bytes)
         bytes.append(contentsOf: properties)
         bytes.append(UInt8(ascii: "}"))
     }
