@@ -12,11 +12,7 @@ import WebMap
     /// is one of six kinds, its own (ending with its index) for two layers in three, naming the next layer (or a
     /// layer that does not exist) with FeatureSetByName, a schema violation every seventh layer.
     static func map(layers count: Int) -> String {
-        let kinds = [
-            #"Upper($feature.Address) + ' (' + $feature.Condition + ')'"#,
-            #"$feature.Conditon + Q()"#,
-            #"var x = ; return $feature.Adress"#,
-            #"FeatureSetByRelationshipName($feature, 'Inspections') + Q(1)"#,
+        let kinds = LargeMapLintTests.texts + [
             #"Count(FeatureSetByName($map, 'Trees NEXT')) + $feature.DBH"#,
             #"Count(FeatureSetByName($map, 'Missing NEXT'))"#,
         ]

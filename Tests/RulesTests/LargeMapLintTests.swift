@@ -7,18 +7,21 @@ import WebMap
 /// thread, the tree freed on another) gives the findings of a serial run in the same order, and expressions
 /// with the same text in different layers are each reported at their own place.
 @Suite struct LargeMapLintTests {
+    /// Four expression texts: one that lints clean, then an unknown field and function, a syntax error, and a
+    /// relationship the layer does not have with an unknown function.
+    static let texts = [
+        #"Upper($feature.Address) + ' (' + $feature.Condition + ')'"#,
+        #"$feature.Conditon + Q()"#,
+        #"var x = ; return $feature.Adress"#,
+        #"FeatureSetByRelationshipName($feature, 'Inspections') + Q(1)"#,
+    ]
+
     /// `count` Trees layers, one per line, with schema violations, unknown fields, unknown functions and syntax
     /// errors in repeated expression texts (layer `k` uses text `k % 4`).
     static func map(layers count: Int) -> String {
-        let texts = [
-            #"Upper($feature.Address) + ' (' + $feature.Condition + ')'"#,
-            #"$feature.Conditon + Q()"#,
-            #"var x = ; return $feature.Adress"#,
-            #"FeatureSetByRelationshipName($feature, 'Inspections') + Q(1)"#,
-        ]
         let layers = (0..<count).map { k in
             let visibility = k % 7 == 3 ? #""yes""# : "true"
-            let expression = texts[k % texts.count].replacingOccurrences(of: "\"", with: "\\\"")
+            let expression = Self.texts[k % Self.texts.count].replacingOccurrences(of: "\"", with: "\\\"")
             return #"{"id": "Trees_\#(k)", "title": "Trees \#(k)", "layerType": "ArcGISFeatureLayer", "url": "\#(Examples.treesURL)", "visibility": \#(visibility), "popupInfo": {"title": "{Address}", "fieldInfos": [{"fieldName": "expression/e", "label": "E", "visible": true}], "expressionInfos": [{"name": "e", "title": "E", "expression": "\#(expression)"}], "popupElements": [{"type": "fields"}]}}"#
         }
         return "{\"operationalLayers\": [\n" + layers.joined(separator: ",\n")

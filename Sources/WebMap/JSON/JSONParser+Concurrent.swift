@@ -46,15 +46,14 @@ extension JSONTreeParser {
                 slots[chunk] = parent.parseChunk(firsts[chunk]..<firsts[chunk + 1], starts: starts, end: layout.end)
             }
         }
+        let read = outcomes.compactMap { $0 }
+        guard read.count == chunks else { return nil }
         var elements: [JSONNode] = []
         elements.reserveCapacity(starts.count)
-        for outcome in outcomes {
-            guard let outcome else { return nil }
+        for outcome in read {
             elements.append(contentsOf: outcome.elements)
-        }
-        for outcome in outcomes {
-            duplicates.append(contentsOf: outcome!.duplicates)
-            elided.merge(outcome!.elided) { _, chunk in chunk }
+            duplicates.append(contentsOf: outcome.duplicates)
+            elided.merge(outcome.elided) { _, chunk in chunk }
         }
         index = layout.end
         lastCount = starts.count
