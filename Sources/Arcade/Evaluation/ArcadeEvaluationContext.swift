@@ -15,11 +15,16 @@ public enum ArcadeProfile: String, CaseIterable, Sendable {
     /// The profile variables (lower-cased, with `$`) the profile offers.
     public var variables: Set<String> {
         switch self {
-        case .popup: return ["$feature", "$layer", "$map", "$datastore"]
-        case .formConstraint: return ["$feature", "$originalfeature", "$editcontext"]
-        case .formCalculation: return ["$feature", "$originalfeature", "$editcontext", "$layer", "$map", "$datastore"]
+        case .popup: return Self.popupVariables
+        case .formConstraint: return Self.formConstraintVariables
+        case .formCalculation: return Self.formCalculationVariables
         }
     }
+
+    // Made once: the linter asks for them once an expression.
+    private static let popupVariables: Set<String> = ["$feature", "$layer", "$map", "$datastore"]
+    private static let formConstraintVariables: Set<String> = ["$feature", "$originalfeature", "$editcontext"]
+    private static let formCalculationVariables: Set<String> = ["$feature", "$originalfeature", "$editcontext", "$layer", "$map", "$datastore"]
 }
 
 /// The bounds of one evaluation: past them it stops with `arcade/too-long` (arcade.md, "Evaluation errors and

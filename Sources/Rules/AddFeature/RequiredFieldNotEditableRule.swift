@@ -45,14 +45,13 @@ public enum RequiredFieldNotEditableRule: MapRule {
         for layer in context.behavior.layers where layer.addFeature.isEligible && !layer.isFormEnabled {
             guard let table = layer.table, let popup = layer.popup else { continue }
             // Made on the first field that needs a value: most layers have few or none.
-            lazy var editable = layer.editableDisplayFields(forNewRecord: true)
             lazy var chosenKeys = context.behavior.relationships(of: layer)
                 .filter { $0.kind == .manyToOne && $0.isUsed }
                 .compactMap(\.relationship.keyField)
             for field in table.fields {
                 guard !field.nullable, field.editable, field.defaultValue == nil, field.type != .geometry,
                       !table.isSystemMaintained(field),
-                      !editable.contains(where: { $0.field === field }),
+                      !layer.showsEditable(field, forNewRecord: true),
                       !chosenKeys.contains(where: { $0.equalsIgnoringCase(field.name) })
                 else { continue }
                 let entries = popup.fieldInfos.filter { layer.field(of: $0) === field }

@@ -44,9 +44,8 @@ public enum ArcadeProfileVariableRule: MapRule {
 
     public static func check(_ context: MapContext) {
         for expression in ArcadeExpression.all(in: context) {
-            guard let analysis = expression.analysis else { continue }
             let offered = expression.profile.variables
-            for use in analysis.profileVariables where !offered.contains(use.name.lowercased()) {
+            for use in expression.profileVariableUses where !offered.contains(use.name.lowercased()) {
                 let name = use.name.lowercased()
                 guard ArcadeProfile.allCases.contains(where: { $0.variables.contains(name) }) else { continue }
                 let message: String

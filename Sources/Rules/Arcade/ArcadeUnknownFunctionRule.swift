@@ -32,9 +32,8 @@ public enum ArcadeUnknownFunctionRule: MapRule {
 
     public static func check(_ context: MapContext) {
         for expression in ArcadeExpression.all(in: context) {
-            guard let analysis = expression.analysis else { continue }
             var memo = SuggestionMemo()
-            for call in analysis.calls where !call.isDeclaredInExpression && !ArcadeFunctionCatalog.isKnown(call.name) {
+            for call in expression.calls where !call.isDeclaredInExpression && !ArcadeFunctionCatalog.isKnown(call.name) {
                 let suggestion = memo.closest(to: call.name, compute: ArcadeFunctionCatalog.suggestion(for:))
                 context.report(self, in: expression, at: call.nameRange.start, about: call.name, message:
                     "Arcade expression \(expression.displayName) in \(expression.place) calls '\(call.name)', which is no Arcade function: the expression "

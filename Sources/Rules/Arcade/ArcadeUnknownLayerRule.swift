@@ -37,8 +37,7 @@ public enum ArcadeUnknownLayerRule: MapRule {
         var list: String?
         var memo = SuggestionMemo()
         for expression in ArcadeExpression.all(in: context) {
-            guard let analysis = expression.analysis else { continue }
-            for reference in analysis.layerNames where reference.source?.lowercased() == "$map" {
+            for reference in expression.layerNames where reference.source?.lowercased() == "$map" {
                 if known == nil { known = Set(titles) }
                 if known!.contains(reference.name) { continue }
                 let closest = memo.closest(to: reference.name) { name in

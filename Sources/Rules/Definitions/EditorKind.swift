@@ -28,6 +28,13 @@ public enum EditorKind: String, Sendable, Codable {
         }
     }
 
+    /// The editor for `field` without telling single-line from multi-line text (the pop-up's
+    /// `stringFieldOption` decides that): enough to know whether the field can be edited, and it reads nothing
+    /// of the pop-up.
+    init(fieldType field: FieldDefinition) {
+        self.init(field: field, fieldInfo: nil)
+    }
+
     /// True for the kinds a user can actually edit with.
     public var isEditable: Bool { self != .readOnly && self != .unsupported }
 }

@@ -124,17 +124,31 @@ public final class LayerBehavior: Sendable {
     /// Display fields with `isEditable: true` whose service field is editable and whose type is editable,
     /// only when the table can update (or can add, for a new record), and only on service-backed tables.
     public func editableDisplayFields(forNewRecord: Bool) -> [EditableField] {
-        guard isServiceBacked else { return [] }
-        let caps = capabilities
-        guard forNewRecord ? caps.canAdd : caps.canUpdate else { return [] }
+        guard canEditFields(forNewRecord: forNewRecord) else { return [] }
         var result: [EditableField] = []
         result.reserveCapacity(displayFields.count)
         for display in displayFields {
-            guard display.fieldInfo.isEditable, let field = display.field, field.editable else { continue }
-            let editor = EditorKind(field: field, fieldInfo: display.fieldInfo)
-            if editor.isEditable { result.append(EditableField(display: display, field: field, editor: editor)) }
+            guard let field = display.field, isEditable(display) else { continue }
+            result.append(EditableField(display: display, field: field, editor: EditorKind(field: field, fieldInfo: display.fieldInfo)))
         }
         return result
+    }
+
+    /// True when `field` is one of ``editableDisplayFields(forNewRecord:)``, without making the list (a rule asks
+    /// this of the required fields of every layer).
+    public func showsEditable(_ field: FieldDefinition, forNewRecord: Bool) -> Bool {
+        canEditFields(forNewRecord: forNewRecord) && displayFields.contains { $0.field === field && isEditable($0) }
+    }
+
+    private func canEditFields(forNewRecord: Bool) -> Bool {
+        isServiceBacked && (forNewRecord ? capabilities.canAdd : capabilities.canUpdate)
+    }
+
+    /// The pop-up lets the user edit the field shown: `isEditable`, editable in the service, and of a type
+    /// the app has an editor for.
+    private func isEditable(_ display: DisplayField) -> Bool {
+        guard display.fieldInfo.isEditable, let field = display.field, field.editable else { return false }
+        return EditorKind(fieldType: field).isEditable
     }
 
     /// Whether a user may add features to this layer from the map, and if not, every condition that fails.

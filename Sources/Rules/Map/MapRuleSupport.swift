@@ -13,20 +13,21 @@ extension WebMapDocument {
 }
 
 /// A service URL written in a layer of the map: an operational layer (group children included), a table or
-/// a basemap layer.
-struct LayerURLReference {
+/// a basemap layer. A class: the rules that walk a large map's 100,000 references then retain one object each
+/// instead of copying five references.
+final class LayerURLReference {
     /// The URL as the rules see it (after `{{ }}` substitution).
-    var url: String
+    let url: String
     /// The object holding the URL (a layer, or the basemap's `baseMapLayers`) and the member's key: the
     /// pointer is built only when a diagnostic names it.
-    private var container: JSONPointer
-    private var key: String
+    private let container: JSONPointer
+    private let key: String
     /// The operational layer or table; nil for a basemap layer.
-    var layer: MapLayer?
+    let layer: MapLayer?
     /// For a basemap layer, its title or id (nil when it has neither); unused for operational layers.
-    var basemapTitle: String?
+    let basemapTitle: String?
     /// Its index in `baseMapLayers` (for basemap layers).
-    var basemapIndex: Int = 0
+    let basemapIndex: Int
 
     init(url: String, container: JSONPointer, key: String, layer: MapLayer?, basemapTitle: String? = nil, basemapIndex: Int = 0) {
         self.url = url

@@ -89,16 +89,14 @@ final class EditableFlag {
     let subject: PopupSubject
     let info: PopupFieldInfo
     let field: FieldDefinition
-    let editor: EditorKind
     /// The one problem that explains the flag best (computed once: five rules ask).
     let problem: Problem?
 
-    init(subject: PopupSubject, info: PopupFieldInfo, field: FieldDefinition, editor: EditorKind) {
+    init(subject: PopupSubject, info: PopupFieldInfo, field: FieldDefinition) {
         self.subject = subject
         self.info = info
         self.field = field
-        self.editor = editor
-        problem = Self.problem(info: info, field: field, editor: editor, capabilities: subject.layer.capabilities)
+        problem = Self.problem(info: info, field: field, editor: EditorKind(fieldType: field), capabilities: subject.layer.capabilities)
     }
 
     /// Where every popup/editable-* rule reports: the `isEditable` value.
@@ -134,7 +132,7 @@ final class EditableFlag {
             for (position, facts) in subject.layer.fieldInfoFacts.enumerated() where facts.isEditable && facts.fieldIndex >= 0 {
                 guard let field = subject.layer.field(at: position) else { continue }
                 let info = subject.popup.fieldInfos[position]
-                flags.append(EditableFlag(subject: subject, info: info, field: field, editor: EditorKind(field: field, fieldInfo: info)))
+                flags.append(EditableFlag(subject: subject, info: info, field: field))
             }
         }
         return flags
