@@ -13,12 +13,11 @@ final class ArcadeExpression {
     /// Where it runs: `popup` for pop-up expressions; `form-constraint` or `form-calculation` for a form's, by
     /// the use its elements make of it.
     let profile: ArcadeProfile
-    /// What the text alone decides (scalars, tokens, syntax tree, analysis), shared by every expression of
+    /// What the text alone decides (references, syntax errors, analysis), shared by every expression of
     /// the file with the same text: copies of a layer carry copies of its expressions.
     private let facts: ArcadeText
-    /// The expression text as Unicode scalars (after `{{ }}` substitution, as the rules see every string).
-    var text: [Unicode.Scalar] { facts.scalars }
-    var tokens: [ArcadeToken] { facts.tokens }
+    /// The expression text (after `{{ }}` substitution, as the rules see every string).
+    var text: String { facts.source }
     /// The field names the expression reads from `$feature` (``ArcadeReferenceScanner/fieldReferences``).
     var fieldReferences: [ArcadeReference] { facts.fieldReferences }
     /// The relationship names of its `FeatureSetByRelationshipName` calls.
@@ -36,7 +35,7 @@ final class ArcadeExpression {
     /// text in the file is not the text the rules read (a `{{ }}` placeholder was substituted in it): then every
     /// position is the string's start. Made on the first finding: most expressions have none.
     private lazy var fileOffsets: [Int]? = {
-        guard let decoded = JSONSourceRanges.decodedString(at: node.offset, in: source.bytes), decoded.scalars == text else { return nil }
+        guard let decoded = JSONSourceRanges.decodedString(at: node.offset, in: source.bytes), decoded.scalars.elementsEqual(text.unicodeScalars) else { return nil }
         return decoded.offsets
     }()
     private let node: JSONNode

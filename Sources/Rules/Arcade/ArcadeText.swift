@@ -1,14 +1,15 @@
 import Arcade
 
-/// What an expression's text alone decides: its scalars, its tokens (for the rules that read tokens, which
-/// also fire on text that does not parse), its syntax errors, and its analysis. Made once per distinct text in
-/// a file (``ArcadeExpression/all(in:)``), on any thread; read-only after that.
+/// What an expression's text alone decides: its field and relationship references (read from its tokens, so
+/// they are found also in text that does not parse), its syntax errors, and its analysis. Made once per
+/// distinct text in a file (``ArcadeExpression/all(in:)``), on any thread; read-only after that.
 ///
-/// The syntax tree itself is not kept: no rule reads it once the analysis is made, and a map's 100,000 trees
-/// held to the end of the lint were a sixth of its memory.
+/// Neither the syntax tree nor the tokens are kept: no rule reads them once the analysis and the references
+/// are made, and a map's 100,000 trees and token lists held to the end of the lint were a large part of its
+/// memory.
 final class ArcadeText {
-    let scalars: [Unicode.Scalar]
-    let tokens: [ArcadeToken]
+    /// The text itself (the string the inventory found, not a copy).
+    let source: String
     /// Nil when the text parses.
     let syntaxErrors: ArcadeSyntaxErrors?
     /// The calls, field reads, profile variables and layer names; nil when the text does not parse.
@@ -17,11 +18,10 @@ final class ArcadeText {
     let relationshipReferences: [ArcadeReference]
 
     init(_ text: String) {
-        scalars = Array(text.unicodeScalars)
-        tokens = ArcadeTokenizer(scalars).tokens
-        let scanner = ArcadeReferenceScanner(tokens: tokens)
-        fieldReferences = scanner.fieldReferences
-        relationshipReferences = scanner.relationshipReferences
+        source = text
+        let references = ArcadeReferenceScanner(tokens: ArcadeTokenizer(Array(text.unicodeScalars)).tokens).references
+        fieldReferences = references.fields
+        relationshipReferences = references.relationships
         switch ArcadeParser.parse(text) {
         case .success(let script):
             syntaxErrors = nil
@@ -53,42 +53,37 @@ struct ArcadeReferenceScanner {
         i < tokens.count && tokens[i].kind == .identifier && tokens[i].value.equalsIgnoringCase(name) && isPunctuation(i + 1, "(")
     }
 
-    /// The field names the expression reads from `$feature`: `$feature.NAME`, `$feature["NAME"]`,
-    /// `$feature['NAME']`, and the string arguments of `Expects($feature, 'A', 'B')` (`*` excepted). A
-    /// computed name (`$feature[name]`, `$feature['a' + b]`) is not a reference: it cannot be checked.
-    var fieldReferences: [ArcadeReference] {
-        var found: [ArcadeReference] = []
+    /// Both kinds of references, found in one pass over the tokens:
+    /// - fields: the field names the expression reads from `$feature`: `$feature.NAME`, `$feature["NAME"]`,
+    ///   `$feature['NAME']`, and the string arguments of `Expects($feature, 'A', 'B')` (`*` excepted). A
+    ///   computed name (`$feature[name]`, `$feature['a' + b]`) is not a reference: it cannot be checked.
+    /// - relationships: the relationship names of `FeatureSetByRelationshipName($feature, "NAME", ...)` calls
+    ///   (a name built up with `+` is not checked).
+    var references: (fields: [ArcadeReference], relationships: [ArcadeReference]) {
+        var fields: [ArcadeReference] = []
+        var relationships: [ArcadeReference] = []
         var i = 0
         while i < tokens.count {
             if isFeature(i), !isPunctuation(i - 1, ".") {
                 if isPunctuation(i + 1, "."), i + 2 < tokens.count, tokens[i + 2].kind == .identifier {
-                    found.append(ArcadeReference(name: tokens[i + 2].value, token: tokens[i + 2]))
+                    fields.append(ArcadeReference(name: tokens[i + 2].value, token: tokens[i + 2]))
                 } else if isPunctuation(i + 1, "["), i + 2 < tokens.count, tokens[i + 2].kind == .string, isPunctuation(i + 3, "]") {
-                    found.append(ArcadeReference(name: tokens[i + 2].value, token: tokens[i + 2]))
+                    fields.append(ArcadeReference(name: tokens[i + 2].value, token: tokens[i + 2]))
                 }
             } else if isCall(i, "Expects"), isFeature(i + 2) {
                 var j = i + 3
                 // A string argument is a name only when it is the whole argument: `'Addr' + 'ess'` is computed.
                 while isPunctuation(j, ","), j + 1 < tokens.count, tokens[j + 1].kind == .string, endsArgument(j + 2) {
                     let argument = tokens[j + 1]
-                    if !argument.value.contains("*") { found.append(ArcadeReference(name: argument.value, token: argument)) }
+                    if !argument.value.contains("*") { fields.append(ArcadeReference(name: argument.value, token: argument)) }
                     j += 2
                 }
+            } else if isCall(i, "FeatureSetByRelationshipName") && isFeature(i + 2) && isPunctuation(i + 3, ","),
+                      i + 4 < tokens.count, tokens[i + 4].kind == .string, endsArgument(i + 5) {
+                relationships.append(ArcadeReference(name: tokens[i + 4].value, token: tokens[i + 4]))
             }
             i += 1
         }
-        return found
-    }
-
-    /// The relationship names of `FeatureSetByRelationshipName($feature, "NAME", ...)` calls (a name built up
-    /// with `+` is not checked).
-    var relationshipReferences: [ArcadeReference] {
-        var found: [ArcadeReference] = []
-        for i in tokens.indices where isCall(i, "FeatureSetByRelationshipName") && isFeature(i + 2) && isPunctuation(i + 3, ",") {
-            if i + 4 < tokens.count, tokens[i + 4].kind == .string, endsArgument(i + 5) {
-                found.append(ArcadeReference(name: tokens[i + 4].value, token: tokens[i + 4]))
-            }
-        }
-        return found
+        return (fields, relationships)
     }
 }
