@@ -1,3 +1,4 @@
+import Foundation
 import Arcade
 import WebMap
 
@@ -86,10 +87,11 @@ final class ArcadeExpression {
         context.shared([ArcadeExpression].self) {
             // Each distinct text's facts: begun ahead on a large map (`startReadingTexts`), else made now (on
             // every core for a large map).
-            let inventory = context.arcadeTextsAhead?.inventory ?? Inventory(context)
-            let facts = context.arcadeTextsAhead?.work?.results()
-                ?? ChunkedWork.map(inventory.texts, minimumCount: context.concurrencyMinimumCount) { ArcadeText($0) }
+            let ahead = context.arcadeTextsAhead?.taken()
             context.arcadeTextsAhead = nil
+            let inventory = ahead?.inventory ?? Inventory(context.behavior)
+            let facts = ahead?.texts
+                ?? ChunkedWork.map(inventory.texts, minimumCount: context.concurrencyMinimumCount) { ArcadeText($0) }
             return inventory.found.map {
                 ArcadeExpression(layer: $0.layer, infoPointer: $0.info.pointer, name: $0.info.name, profile: $0.profile, node: $0.node,
                                  text: facts[$0.text], source: context.document.source)
@@ -97,14 +99,12 @@ final class ArcadeExpression {
         }
     }
 
-    /// Finds a large map's expressions and, when they hold at least `concurrencyMinimumCount` distinct texts,
-    /// begins reading those on another thread, so that a second core does it while the rules before the
-    /// arcade/ ones run. (The inventory is kept either way: `all(in:)` does not walk the layers again.)
+    /// Begins finding a large map's expressions on another thread and, when they hold at least
+    /// `concurrencyMinimumCount` distinct texts, reading those there too, so that a second core does it while
+    /// the rules before the arcade/ ones run here. (The inventory is kept either way: `all(in:)` does not walk
+    /// the layers again.)
     static func startReadingTexts(in context: MapContext) {
-        let inventory = Inventory(context)
-        let texts = inventory.texts
-        let work = texts.count >= context.concurrencyMinimumCount ? WorkAhead(count: texts.count) { ArcadeText(texts[$0]) } : nil
-        context.arcadeTextsAhead = ArcadeTextsAhead(inventory: inventory, work: work)
+        context.arcadeTextsAhead = ArcadeTextsAhead(behavior: context.behavior, minimumCount: context.concurrencyMinimumCount)
     }
 
     /// Where each expression of the map is and which distinct text it holds (read on the calling thread).
@@ -121,17 +121,17 @@ final class ArcadeExpression {
         var found: [Found] = []
         var texts: [String] = []
 
-        init(_ context: MapContext) {
+        init(_ behavior: MapBehavior) {
             // Room for about one expression a layer at once: growing the table step by step rehashed every
             // text again and again on a large map.
-            var textIndex = [String: Int](minimumCapacity: context.behavior.layers.count)
+            var textIndex = [String: Int](minimumCapacity: behavior.layers.count)
             func index(of text: String) -> Int {
                 if let known = textIndex[text] { return known }
                 texts.append(text)
                 textIndex[text] = texts.count - 1
                 return texts.count - 1
             }
-            for layer in context.behavior.layers where layer.needsMetadata {
+            for layer in behavior.layers where layer.needsMetadata {
                 for info in layer.popup?.expressionInfos ?? [] {
                     guard let node = info.node["expression"], let text = node.string else { continue }
                     found.append(Found(layer: layer, info: (info.pointer, info.name), profile: .popup, node: node, text: index(of: text)))
@@ -168,14 +168,32 @@ struct ArcadeReference {
     let token: ArcadeToken
 }
 
-/// A large map's expressions found, and their distinct texts being read on another thread when there are many
-/// (``ArcadeExpression/startReadingTexts(in:)``).
-final class ArcadeTextsAhead {
-    let inventory: ArcadeExpression.Inventory
-    let work: WorkAhead<ArcadeText>?
+/// A large map's expressions being found, and their distinct texts read, on another thread
+/// (``ArcadeExpression/startReadingTexts(in:)``). The thread reads only the map's behaviour, which nothing changes
+/// once it is made.
+final class ArcadeTextsAhead: @unchecked Sendable {
+    /// Written by the thread before `found` is signalled; read after.
+    private var inventory: ArcadeExpression.Inventory?
+    private var work: WorkAhead<ArcadeText>?
+    private let found = DispatchSemaphore(value: 0)
 
-    init(inventory: ArcadeExpression.Inventory, work: WorkAhead<ArcadeText>?) {
-        self.inventory = inventory
-        self.work = work
+    init(behavior: MapBehavior, minimumCount: Int) {
+        let thread = Thread { [self] in
+            let inventory = ArcadeExpression.Inventory(behavior)
+            let texts = inventory.texts
+            self.inventory = inventory
+            work = texts.count >= minimumCount ? WorkAhead(count: texts.count, startsThread: false) { ArcadeText(texts[$0]) } : nil
+            found.signal()
+            work?.work()
+        }
+        thread.stackSize = 16 << 20
+        thread.start()
+    }
+
+    /// The inventory, and the texts' facts when they were read ahead (joining in on the ones not yet begun).
+    func taken() -> (inventory: ArcadeExpression.Inventory, texts: [ArcadeText]?) {
+        found.wait()
+        found.signal()
+        return (inventory!, work?.results())
     }
 }

@@ -119,15 +119,14 @@ public final class Linter: @unchecked Sendable {
         }
         context.document = document
         context.placeholders = placeholders
-        // A large map's schema validation runs on a second core while the other rules run here (see
-        // `runRules`). It starts now, unless the layers are about to be resolved on every core: then after that,
-        // where it takes no core from them.
+        // A large map's schema validation runs on a second core while the layers are resolved and the other
+        // rules run here (see `runRules`). It starts now: the cores then always have work, where the validation
+        // begun after the layers' resolution left one idle while this thread found the map's expressions.
         let resolver = try resolver(forMap: path, isPopup: kind == "popup")
         let worksAside = startsWorkAside && text.bytes.count >= options.workAsideMinimumSize
             && ProcessInfo.processInfo.activeProcessorCount > 1
-        let resolvesOnEveryCore = resolver.fetcher == nil && document.layers.count >= options.concurrencyMinimumCount
         let validatesAside = worksAside && !configuration.isOff(SchemaInvalidRule.description.id, path: context.path)
-        var schemaAside = validatesAside && !resolvesOnEveryCore ? SchemaInvalidRule.startAside(document, parsed: parsed) : nil
+        let schemaAside = validatesAside ? SchemaInvalidRule.startAside(document, parsed: parsed) : nil
         let resolve: (MapLayer) -> ResolvedMetadata? = { layer in
             if layer.isStandalonePopup {
                 return self.options.popupLayer.map { ResolvedMetadata(metadata: $0, source: .snapshot, serviceRoot: nil) }
@@ -148,7 +147,6 @@ public final class Linter: @unchecked Sendable {
         let map = MapContext(lint: context, document: document, behavior: behavior, fetchFailure: fetchFailure,
                              serviceJSON: { resolver.snapshotJSON(url: $0) })
         map.concurrencyMinimumCount = options.concurrencyMinimumCount
-        if validatesAside && resolvesOnEveryCore { schemaAside = SchemaInvalidRule.startAside(document, parsed: parsed) }
         map.schemaValidation = schemaAside
         // Likewise a large map's distinct Arcade texts: read on another core while the rules before the
         // arcade/ ones run here.

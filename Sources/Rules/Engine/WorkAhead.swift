@@ -22,8 +22,9 @@ final class WorkAhead<Result>: @unchecked Sendable {
     private var doneChunks = 0
     private let allDone = DispatchSemaphore(value: 0)
 
-    /// Begins `transform(0)`, ..., `transform(count - 1)` on a new thread.
-    init(count: Int, _ transform: @escaping (Int) -> Result) {
+    /// Begins `transform(0)`, ..., `transform(count - 1)` on a new thread; with `startsThread` false, on no
+    /// thread until the caller's own (already a second one) calls ``work()`` or someone asks for the results.
+    init(count: Int, startsThread: Bool = true, _ transform: @escaping (Int) -> Result) {
         self.count = count
         // Small chunks: the caller that joins in late should find some left.
         chunks = max(1, min(count, 256))
@@ -33,6 +34,7 @@ final class WorkAhead<Result>: @unchecked Sendable {
             allDone.signal()
             return
         }
+        guard startsThread else { return }
         let thread = Thread { [self] in runChunks() }
         thread.stackSize = 16 << 20
         thread.start()
@@ -51,6 +53,9 @@ final class WorkAhead<Result>: @unchecked Sendable {
         allDone.signal()
         return Array(UnsafeBufferPointer(start: slots, count: count))
     }
+
+    /// Runs the chunks nobody has begun on the calling thread (the work of the thread the work began on).
+    func work() { runChunks() }
 
     private func runChunks() {
         while let chunk = claimChunk() {
