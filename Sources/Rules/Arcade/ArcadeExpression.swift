@@ -7,10 +7,12 @@ import WebMap
 /// the profile it runs in and the way back from a position in the expression to the file.
 final class ArcadeExpression {
     let layer: LayerBehavior
+    /// The `expressionInfos` entry.
+    let entry: Entry
     /// The pointer of the `expressionInfos` entry.
-    let infoPointer: JSONPointer
+    var infoPointer: JSONPointer { entry.pointer }
     /// The entry's `name`.
-    let name: String?
+    var name: String? { entry.name }
     /// Where it runs: `popup` for pop-up expressions; `form-constraint` or `form-calculation` for a form's, by
     /// the use its elements make of it.
     let profile: ArcadeProfile
@@ -42,11 +44,9 @@ final class ArcadeExpression {
     private let node: JSONNode
     private let source: SourceText
 
-    init(layer: LayerBehavior, infoPointer: JSONPointer, name: String?, profile: ArcadeProfile, node: JSONNode, text: ArcadeText,
-         source: SourceText) {
+    init(layer: LayerBehavior, entry: Entry, profile: ArcadeProfile, node: JSONNode, text: ArcadeText, source: SourceText) {
         self.layer = layer
-        self.infoPointer = infoPointer
-        self.name = name
+        self.entry = entry
         self.profile = profile
         self.node = node
         facts = text
@@ -93,8 +93,8 @@ final class ArcadeExpression {
             let facts = ahead?.texts
                 ?? ChunkedWork.map(inventory.texts, minimumCount: context.concurrencyMinimumCount) { ArcadeText($0) }
             return inventory.found.map {
-                ArcadeExpression(layer: $0.layer, infoPointer: $0.info.pointer, name: $0.info.name, profile: $0.profile, node: $0.node,
-                                 text: facts[$0.text], source: context.document.source)
+                ArcadeExpression(layer: $0.layer, entry: $0.entry, profile: $0.profile, node: $0.node, text: facts[$0.text],
+                                 source: context.document.source)
             }
         }
     }
@@ -111,7 +111,7 @@ final class ArcadeExpression {
     struct Inventory {
         struct Found {
             var layer: LayerBehavior
-            var info: (pointer: JSONPointer, name: String?)
+            var entry: Entry
             var profile: ArcadeProfile
             var node: JSONNode
             /// The index of its text in `texts`.
@@ -134,14 +134,35 @@ final class ArcadeExpression {
             for layer in behavior.layers where layer.needsMetadata {
                 for info in layer.popup?.expressionInfos ?? [] {
                     guard let node = info.node["expression"], let text = node.string else { continue }
-                    found.append(Found(layer: layer, info: (info.pointer, info.name), profile: .popup, node: node, text: index(of: text)))
+                    found.append(Found(layer: layer, entry: .popup(info), profile: .popup, node: node, text: index(of: text)))
                 }
                 guard let form = layer.form else { continue }
                 for info in form.form.expressionInfos {
                     guard let node = info.node["expression"], let text = node.string else { continue }
-                    found.append(Found(layer: layer, info: (info.pointer, info.name), profile: formProfile(of: info, in: form.form),
+                    found.append(Found(layer: layer, entry: .form(info), profile: formProfile(of: info, in: form.form),
                                        node: node, text: index(of: text)))
                 }
+            }
+        }
+    }
+
+    /// An `expressionInfos` entry of a pop-up or of a form. Its pointer and name are read only when a finding
+    /// names the expression: a large map has 100,000 expressions and few findings.
+    enum Entry {
+        case popup(ExpressionInfo)
+        case form(FormExpressionInfo)
+
+        var pointer: JSONPointer {
+            switch self {
+            case .popup(let info): return info.pointer
+            case .form(let info): return info.pointer
+            }
+        }
+
+        var name: String? {
+            switch self {
+            case .popup(let info): return info.name
+            case .form(let info): return info.name
             }
         }
     }

@@ -334,7 +334,10 @@ struct JSONTreeParser {
             // than hashing every key (inline features carry a dozen or more attributes each); a set beyond.
             var repeated = false
             if openMembers.count - base < 32 {
-                for m in openMembers[base...] where sameKey(m.key, key) { repeated = true; break }
+                // By index: a member copied out of the list would retain its key and value at every step.
+                var m = base
+                while m < openMembers.count, !sameKey(openMembers[m].key, key) { m += 1 }
+                repeated = m < openMembers.count
             } else {
                 if seen == nil { seen = Set(openMembers[base...].map(\.key)) }
                 repeated = !seen!.insert(key).inserted
