@@ -21,7 +21,7 @@ final class ArcadeExpression {
     private let facts: ArcadeText
     /// The expression text (after `{{ }}` substitution, as the rules see every string).
     var text: String { facts.source }
-    /// The field names the expression reads from `$feature` (``ArcadeReferenceScanner/fieldReferences``).
+    /// The field names the expression reads from `$feature` (``ArcadeReferenceScanner/references``).
     var fieldReferences: [ArcadeReference] { facts.fieldReferences }
     /// The relationship names of its `FeatureSetByRelationshipName` calls.
     var relationshipReferences: [ArcadeReference] { facts.relationshipReferences }
@@ -38,7 +38,8 @@ final class ArcadeExpression {
     /// text in the file is not the text the rules read (a `{{ }}` placeholder was substituted in it): then every
     /// position is the string's start. Made on the first finding: most expressions have none.
     private lazy var fileOffsets: [Int]? = {
-        guard let decoded = JSONSourceRanges.decodedString(at: node.offset, in: source.bytes), decoded.scalars.elementsEqual(text.unicodeScalars) else { return nil }
+        guard let decoded = JSONSourceRanges.decodedString(at: node.offset, in: source.bytes),
+              decoded.scalars.elementsEqual(text.unicodeScalars) else { return nil }
         return decoded.offsets
     }()
     private let node: JSONNode
@@ -107,7 +108,8 @@ final class ArcadeExpression {
         context.arcadeTextsAhead = ArcadeTextsAhead(behavior: context.behavior, minimumCount: context.concurrencyMinimumCount)
     }
 
-    /// Where each expression of the map is and which distinct text it holds (read on the calling thread).
+    /// Where each expression of the map is and which distinct text it holds (read from the map's behaviour
+    /// alone, on any thread).
     struct Inventory {
         struct Found {
             var layer: LayerBehavior

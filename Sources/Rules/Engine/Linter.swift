@@ -23,9 +23,9 @@ public struct LintOptions: Sendable {
     /// `--offline`: check every map as one meant for offline use (rules.md, `offline/`).
     public var offline = false
     /// Files of at least this many bytes have `schema/invalid`'s validation run on a second thread while the
-    /// other rules run (on a machine of more than one core), their distinct Arcade texts (when there are at
-    /// least `concurrencyMinimumCount`) read on another thread from the start of the rules, and their tree
-    /// freed on another thread after the rules. The findings are the same either way; 1 MB by default.
+    /// layers are resolved and the other rules run (on a machine of more than one core), their Arcade
+    /// expressions found, and their distinct texts (when there are at least `concurrencyMinimumCount`) read,
+    /// on another thread from the start of the rules, and their tree freed on another thread after the rules. The findings are the same either way; 1 MB by default.
     public var workAsideMinimumSize = 1 << 20
     /// Maps with at least this many layers have them resolved on every core, and files with at least this many
     /// distinct Arcade expression texts have them read and analysed on every core (the rules themselves run

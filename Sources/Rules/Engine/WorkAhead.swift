@@ -6,7 +6,7 @@ import Foundation
 /// the array a serial `map` makes.
 ///
 /// A large map's distinct Arcade texts are read this way (``ArcadeExpression/startReadingTexts(in:)``): their
-/// tokens, syntax errors and analysis are ready when the first arcade/ rule asks, instead of being made then
+/// references, syntax errors and analysis are ready when the first arcade/ rule asks, instead of being made then
 /// while the other core is busy with the schema validation.
 ///
 /// The transform must touch nothing another item's transform writes, nor anything the rules write meanwhile.
