@@ -84,6 +84,24 @@ final class SchemaNode: @unchecked Sendable {
         forward = Unmanaged.passUnretained(target)
     }
 
+    /// The schema this one forwards to (it is only a `$ref`), once linked.
+    var forwardTarget: SchemaNode? { forward?.takeUnretainedValue() }
+
+    /// The node's only keyword, when it has exactly one and validating the node comes down to calling it.
+    var soleKeyword: Keyword? {
+        guard forward == nil, !isAlwaysTrue, !isAlwaysFalse, common.count == 1, object.isEmpty, array.isEmpty,
+              string.isEmpty, number.isEmpty, unevaluated.isEmpty else { return nil }
+        return common[0]
+    }
+
+    /// Called once every node of a compilation exists and is forwarded: keywords that plan ahead from the
+    /// schemas below them (`AllOfKeyword`'s dispatch on a property) make their plans.
+    func linkKeywords() {
+        for keyword in allKeywords {
+            (keyword as? AllOfKeyword)?.link()
+        }
+    }
+
     /// Called once the keyword lists are final.
     func seal() {
         if common.count == 1, object.isEmpty, array.isEmpty, string.isEmpty, number.isEmpty, unevaluated.isEmpty,
