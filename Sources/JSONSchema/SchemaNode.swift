@@ -190,6 +190,9 @@ final class KeywordProgram {
     let number: [KeywordRef]
     let unevaluated: [KeywordRef]
     let tracksEvaluation: Bool
+    /// The types allowed by a `type` keyword that comes first in `common` (0 when there is none): checked here,
+    /// the keyword is only called (to report) when the value is not one of them.
+    let leadingTypes: UInt8
 
     static let empty = KeywordProgram(common: [], object: [], array: [], string: [], number: [], unevaluated: [])
 
@@ -201,13 +204,15 @@ final class KeywordProgram {
         self.number = number.map(KeywordRef.init)
         self.unevaluated = unevaluated.map(KeywordRef.init)
         tracksEvaluation = !unevaluated.isEmpty
+        leadingTypes = (common.first as? TypeKeyword)?.types.rawValue ?? 0
     }
 
     @inline(__always)
     func run(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
         let own = tracksEvaluation ? Evaluated() : evaluated
         var valid = true
-        if !Self.run(common, instance, c, own, &valid) { return false }
+        let skip = leadingTypes != 0 && TypeSet(rawValue: leadingTypes).allows(instance.value) ? 1 : 0
+        if !Self.run(common, from: skip, instance, c, own, &valid) { return false }
         switch instance.value {
         case .object: if !Self.run(object, instance, c, own, &valid) { return false }
         case .array: if !Self.run(array, instance, c, own, &valid) { return false }
@@ -224,9 +229,9 @@ final class KeywordProgram {
 
     /// Runs `keywords`; false when validation should stop (fast mode and a failure), `valid` cleared on failure.
     @inline(__always)
-    private static func run(_ keywords: [KeywordRef], _ instance: JSONNode, _ c: ValidationContext, _ own: Evaluated?,
-                            _ valid: inout Bool) -> Bool {
-        for i in 0..<keywords.count where !keywords[i].validate(instance, c, own) {
+    private static func run(_ keywords: [KeywordRef], from start: Int = 0, _ instance: JSONNode, _ c: ValidationContext,
+                            _ own: Evaluated?, _ valid: inout Bool) -> Bool {
+        for i in start..<keywords.count where !keywords[i].validate(instance, c, own) {
             valid = false
             if !c.detailed { return false }
         }

@@ -14,7 +14,11 @@ import WebMap
 /// What one `if` schema asks of an object: that property `key` (if present, or always when `required`) passes
 /// a test. Recognised only in schemas that say nothing else, so the test is the whole condition.
 struct PropertyCondition {
-    let key: String
+    /// The property's name: read once by `ConditionDispatch` (a step copied in the loop holds no string).
+    static func key(of condition: SchemaNode) -> String? {
+        (condition.forwardTarget ?? condition).object.last.flatMap { ($0 as? MembersKeyword)?.declared.first }
+    }
+
     let required: Bool
     /// The condition was reached through a bare `$ref`, which counts one level of nesting (`ValidationContext.depth`).
     let throughReference: Bool
@@ -32,9 +36,8 @@ struct PropertyCondition {
               node.unevaluated.isEmpty, (1...2).contains(node.object.count),
               let members = node.object.last as? MembersKeyword,
               members.declared.count == 1, members.patterns.isEmpty, members.additional == nil else { return nil }
-        key = members.declared[0]
         if node.object.count == 2 {
-            guard let required = node.object[0] as? RequiredKeyword, required.names == [key] else { return nil }
+            guard let required = node.object[0] as? RequiredKeyword, required.names == members.declared else { return nil }
             self.required = true
         } else {
             required = false
@@ -91,10 +94,11 @@ final class ConditionDispatch {
                 steps.append(.branch(branch))
                 continue
             }
-            guard let condition = PropertyCondition(conditional.condition.node), key == nil || key == condition.key else {
+            guard let condition = PropertyCondition(conditional.condition.node),
+                  let conditionKey = PropertyCondition.key(of: conditional.condition.node), key == nil || key == conditionKey else {
                 return nil
             }
-            key = condition.key
+            key = conditionKey
             conditions += 1
             steps.append(.conditional(condition, then: conditional.then, otherwise: conditional.otherwise))
         }
