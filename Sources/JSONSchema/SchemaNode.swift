@@ -209,22 +209,33 @@ final class KeywordProgram {
 
     @inline(__always)
     func run(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
-        let own = tracksEvaluation ? Evaluated() : evaluated
+        if tracksEvaluation { return runTracking(instance, c, evaluated) }
         var valid = true
+        return runAssertions(instance, c, evaluated, &valid) && valid
+    }
+
+    /// With `unevaluatedProperties` / `unevaluatedItems`: the other keywords' annotations are collected first.
+    private func runTracking(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
+        let own = Evaluated()
+        var valid = true
+        if !runAssertions(instance, c, own, &valid) { return false }
+        if !Self.run(unevaluated, instance, c, own, &valid) { return false }
+        if valid, let evaluated { evaluated.merge(own) }
+        return valid
+    }
+
+    /// The keywords for any value, then those for the value's type; false when validation should stop.
+    @inline(__always)
+    private func runAssertions(_ instance: JSONNode, _ c: ValidationContext, _ own: Evaluated?, _ valid: inout Bool) -> Bool {
         let skip = leadingTypes != 0 && TypeSet(rawValue: leadingTypes).allows(instance.value) ? 1 : 0
         if !Self.run(common, from: skip, instance, c, own, &valid) { return false }
         switch instance.value {
-        case .object: if !Self.run(object, instance, c, own, &valid) { return false }
-        case .array: if !Self.run(array, instance, c, own, &valid) { return false }
-        case .string: if !Self.run(string, instance, c, own, &valid) { return false }
-        case .number: if !Self.run(number, instance, c, own, &valid) { return false }
-        default: break
+        case .object: return Self.run(object, instance, c, own, &valid)
+        case .array: return Self.run(array, instance, c, own, &valid)
+        case .string: return Self.run(string, instance, c, own, &valid)
+        case .number: return Self.run(number, instance, c, own, &valid)
+        default: return true
         }
-        if tracksEvaluation {
-            if !Self.run(unevaluated, instance, c, own, &valid) { return false }
-            if valid, let evaluated, let own { evaluated.merge(own) }
-        }
-        return valid
     }
 
     /// Runs `keywords`; false when validation should stop (fast mode and a failure), `valid` cleared on failure.

@@ -75,8 +75,12 @@ final class ValidationContext {
     /// (a debug build's frames are several times larger than a release build's: `{"anyOf": [{"$ref": "#"}]}`
     /// overflowed 8 MB before 2,000 levels there).
     var tooDeep: Bool {
+        @inline(__always) get { depth > 200 && deepEnoughToCheck() }
+    }
+
+    @inline(never)
+    private func deepEnoughToCheck() -> Bool {
         if depth > Self.maximumDepth { return true }
-        guard depth > 200 else { return false }
         var marker = 0
         let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
         return here < stackStart && stackStart - here > Self.stackBudget
