@@ -84,6 +84,24 @@ final class SchemaNode: @unchecked Sendable {
         forward = Unmanaged.passUnretained(target)
     }
 
+    /// The schema this one forwards to (it is only a `$ref`), once linked.
+    var forwardTarget: SchemaNode? { forward?.takeUnretainedValue() }
+
+    /// The node's only keyword, when it has exactly one and validating the node comes down to calling it.
+    var soleKeyword: Keyword? {
+        guard forward == nil, !isAlwaysTrue, !isAlwaysFalse, common.count == 1, object.isEmpty, array.isEmpty,
+              string.isEmpty, number.isEmpty, unevaluated.isEmpty else { return nil }
+        return common[0]
+    }
+
+    /// Called once every node of a compilation exists and is forwarded: keywords that plan ahead from the
+    /// schemas below them (`AllOfKeyword`'s dispatch on a property) make their plans.
+    func linkKeywords() {
+        for keyword in allKeywords {
+            (keyword as? AllOfKeyword)?.link()
+        }
+    }
+
     /// Called once the keyword lists are final.
     func seal() {
         if common.count == 1, object.isEmpty, array.isEmpty, string.isEmpty, number.isEmpty, unevaluated.isEmpty,
@@ -172,6 +190,9 @@ final class KeywordProgram {
     let number: [KeywordRef]
     let unevaluated: [KeywordRef]
     let tracksEvaluation: Bool
+    /// The types allowed by a `type` keyword that comes first in `common` (0 when there is none): checked here,
+    /// the keyword is only called (to report) when the value is not one of them.
+    let leadingTypes: UInt8
 
     static let empty = KeywordProgram(common: [], object: [], array: [], string: [], number: [], unevaluated: [])
 
@@ -183,32 +204,45 @@ final class KeywordProgram {
         self.number = number.map(KeywordRef.init)
         self.unevaluated = unevaluated.map(KeywordRef.init)
         tracksEvaluation = !unevaluated.isEmpty
+        leadingTypes = (common.first as? TypeKeyword)?.types.rawValue ?? 0
     }
 
     @inline(__always)
     func run(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
-        let own = tracksEvaluation ? Evaluated() : evaluated
+        if tracksEvaluation { return runTracking(instance, c, evaluated) }
         var valid = true
-        if !Self.run(common, instance, c, own, &valid) { return false }
-        switch instance.value {
-        case .object: if !Self.run(object, instance, c, own, &valid) { return false }
-        case .array: if !Self.run(array, instance, c, own, &valid) { return false }
-        case .string: if !Self.run(string, instance, c, own, &valid) { return false }
-        case .number: if !Self.run(number, instance, c, own, &valid) { return false }
-        default: break
-        }
-        if tracksEvaluation {
-            if !Self.run(unevaluated, instance, c, own, &valid) { return false }
-            if valid, let evaluated, let own { evaluated.merge(own) }
-        }
+        return runAssertions(instance, c, evaluated, &valid) && valid
+    }
+
+    /// With `unevaluatedProperties` / `unevaluatedItems`: the other keywords' annotations are collected first.
+    private func runTracking(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
+        let own = Evaluated()
+        var valid = true
+        if !runAssertions(instance, c, own, &valid) { return false }
+        if !Self.run(unevaluated, instance, c, own, &valid) { return false }
+        if valid, let evaluated { evaluated.merge(own) }
         return valid
+    }
+
+    /// The keywords for any value, then those for the value's type; false when validation should stop.
+    @inline(__always)
+    private func runAssertions(_ instance: JSONNode, _ c: ValidationContext, _ own: Evaluated?, _ valid: inout Bool) -> Bool {
+        let skip = leadingTypes != 0 && TypeSet(rawValue: leadingTypes).allows(instance.value) ? 1 : 0
+        if !Self.run(common, from: skip, instance, c, own, &valid) { return false }
+        switch instance.value {
+        case .object: return Self.run(object, instance, c, own, &valid)
+        case .array: return Self.run(array, instance, c, own, &valid)
+        case .string: return Self.run(string, instance, c, own, &valid)
+        case .number: return Self.run(number, instance, c, own, &valid)
+        default: return true
+        }
     }
 
     /// Runs `keywords`; false when validation should stop (fast mode and a failure), `valid` cleared on failure.
     @inline(__always)
-    private static func run(_ keywords: [KeywordRef], _ instance: JSONNode, _ c: ValidationContext, _ own: Evaluated?,
-                            _ valid: inout Bool) -> Bool {
-        for i in 0..<keywords.count where !keywords[i].validate(instance, c, own) {
+    private static func run(_ keywords: [KeywordRef], from start: Int = 0, _ instance: JSONNode, _ c: ValidationContext,
+                            _ own: Evaluated?, _ valid: inout Bool) -> Bool {
+        for i in start..<keywords.count where !keywords[i].validate(instance, c, own) {
             valid = false
             if !c.detailed { return false }
         }

@@ -308,6 +308,7 @@ public final class SchemaRegistry: @unchecked Sendable {
             }
         }
         for created in newNodes { created.linkForward() }
+        for created in newNodes { created.linkKeywords() }
         newNodes.removeAll()
         return root
     }

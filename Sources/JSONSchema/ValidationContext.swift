@@ -17,18 +17,44 @@ enum PathToken {
 /// failure and record nothing. Only when the document fails is it validated again in detailed mode, which
 /// records every violation with its instance path.
 final class ValidationContext {
-    var detailed: Bool
-    var violations: [SchemaViolation] = []
+    /// What keywords read or change as they go (`detailed`, `depth`, and in detailed mode `path` and
+    /// `violations`), kept outside the object: as stored properties of a class each access was checked at run
+    /// time for exclusivity (`swift_beginAccess`, some of it hoisted to the start of keywords that only read the
+    /// path when they fail: a few per cent of validating a large map). A context belongs to one run on one
+    /// thread, and none of these values is passed `inout` across a call that could reach it again, so no check
+    /// is lost.
+    private struct RunState {
+        var detailed: Bool
+        var depth = 0
+        var violations: [SchemaViolation] = []
+        var path: [PathToken] = []
+    }
+    private let state: UnsafeMutablePointer<RunState>
+
+    var detailed: Bool {
+        @inline(__always) get { state.pointee.detailed }
+        @inline(__always) set { state.pointee.detailed = newValue }
+    }
+    /// Nesting of in-place applicators, to stop a schema that refers to itself without consuming the instance.
+    var depth: Int {
+        @inline(__always) get { state.pointee.depth }
+        @inline(__always) set { state.pointee.depth = newValue }
+    }
+    var violations: [SchemaViolation] {
+        get { state.pointee.violations }
+        set { state.pointee.violations = newValue }
+    }
     /// The instance path below `base`, maintained in detailed mode only.
-    var path: [PathToken] = []
+    var path: [PathToken] {
+        get { state.pointee.path }
+        set { state.pointee.path = newValue }
+    }
     let base: JSONPointer
     /// Schema resources entered, outermost first (for `$dynamicRef`); maintained only when the schema uses it.
     var scope: [SchemaResource] = []
     let trackScope: Bool
     /// True when the document repeats keys somewhere: objects are then read with the last occurrence winning.
     let deduplicate: Bool
-    /// Nesting of in-place applicators, to stop a schema that refers to itself without consuming the instance.
-    var depth = 0
     static let maximumDepth = 2_000
     /// Where on the stack validation started (the context is made on the thread that validates).
     private let stackStart: UInt = {
@@ -49,19 +75,29 @@ final class ValidationContext {
     /// (a debug build's frames are several times larger than a release build's: `{"anyOf": [{"$ref": "#"}]}`
     /// overflowed 8 MB before 2,000 levels there).
     var tooDeep: Bool {
+        @inline(__always) get { depth > 200 && deepEnoughToCheck() }
+    }
+
+    @inline(never)
+    private func deepEnoughToCheck() -> Bool {
         if depth > Self.maximumDepth { return true }
-        guard depth > 200 else { return false }
         var marker = 0
         let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
         return here < stackStart && stackStart - here > Self.stackBudget
     }
 
     init(detailed: Bool, base: JSONPointer, trackScope: Bool, deduplicate: Bool) {
-        self.detailed = detailed
+        state = UnsafeMutablePointer<RunState>.allocate(capacity: 1)
+        state.initialize(to: RunState(detailed: detailed))
         self.base = base
         self.trackScope = trackScope
         self.deduplicate = deduplicate
         if trackScope { scope.reserveCapacity(16) }
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// The members of `object` that count: all of them, or the last of each repeated key.
@@ -73,13 +109,15 @@ final class ValidationContext {
     /// Descends to a member or element in detailed mode; returns whether a token was pushed (pass it to `leave`).
     @inline(__always)
     func enter(_ token: @autoclosure () -> PathToken) -> Bool {
-        if detailed { path.append(token()); return true }
-        return false
+        guard detailed else { return false }
+        let pushed = token()  // made before the path is changed (see `RunState`)
+        state.pointee.path.append(pushed)
+        return true
     }
 
     @inline(__always)
     func leave(_ pushed: Bool) {
-        if pushed { path.removeLast() }
+        if pushed { state.pointee.path.removeLast() }
     }
 
     /// Runs `body` in fast mode (no violations recorded), restoring the mode afterwards.
@@ -162,9 +200,10 @@ final class ValidationContext {
         guard detailed else { return }
         var pointer = self.pointer
         if let extra { pointer = pointer.appending(extra.text) }
-        violations.append(SchemaViolation(instancePointer: pointer, instanceOffset: offset, keyword: keyword,
-                                          schemaLocation: location, expected: expected, found: found,
-                                          message: Self.capitalized(message)))
+        let violation = SchemaViolation(instancePointer: pointer, instanceOffset: offset, keyword: keyword,
+                                        schemaLocation: location, expected: expected, found: found,
+                                        message: Self.capitalized(message))
+        state.pointee.violations.append(violation)
     }
 }
 

@@ -53,6 +53,14 @@ final class DynamicRefKeyword: Keyword {
 
 final class AllOfKeyword: Keyword {
     let branches: [NodeRef]
+    /// Set when linking, when the branches dispatch on one property (see `ConditionDispatch`).
+    private var dispatchOwner: ConditionDispatch?
+    private var dispatch: Unmanaged<ConditionDispatch>?
+
+    func link() {
+        dispatchOwner = ConditionDispatch(branches: branches)
+        dispatch = dispatchOwner.map { Unmanaged.passUnretained($0) }
+    }
 
     init(branches: [SchemaNode], location: String) {
         self.branches = branches.map(NodeRef.init)
@@ -62,6 +70,9 @@ final class AllOfKeyword: Keyword {
     override var subschemas: [SchemaNode] { branches.map(\.node) }
 
     override func validate(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
+        if let dispatch, evaluated == nil, !c.trackScope, !c.deduplicate, case .object(let object) = instance.value {
+            return dispatch._withUnsafeGuaranteedRef { $0.validate(instance, object, c) }
+        }
         var valid = true
         for branch in branches where !branch.validate(instance, c, evaluated) {
             valid = false

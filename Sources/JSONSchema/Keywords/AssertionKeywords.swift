@@ -93,24 +93,19 @@ final class EnumKeyword: Keyword {
     let values: [JSONValue]
     /// The string values (most enums are all strings), checked without building JSON values.
     let strings: [String]
-    let stringSet: Set<String>?
+    /// `strings` by UTF-8 length: a string is allowed when it is `==` to one of them and as long.
+    let stringIndex: KeyIndex
 
     init(values: [JSONValue], location: String) {
         self.values = values
         strings = values.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
-        stringSet = strings.count > 8 ? Set(strings) : nil
+        stringIndex = KeyIndex(strings)
         super.init(name: "enum", location: location)
     }
 
     @inline(__always)
     func contains(_ value: JSONValue) -> Bool {
-        if case .string(let s) = value {
-            if let stringSet {
-                guard stringSet.contains(s) else { return false }
-            }
-            for candidate in strings where candidate == s && candidate.utf8.count == s.utf8.count { return true }
-            return false
-        }
+        if case .string(let s) = value { return stringIndex.find(s) != nil }
         for candidate in values where JSONEquality.equal(candidate, value) { return true }
         return false
     }
@@ -143,7 +138,7 @@ final class ConstKeyword: Keyword {
 
     override func validate(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
         if case .string(let a) = value, case .string(let b) = instance.value {
-            if a == b && a.utf8.count == b.utf8.count { return true }
+            if a.utf8.count == b.utf8.count && a == b { return true }
         } else if JSONEquality.equal(value, instance.value) {
             return true
         }

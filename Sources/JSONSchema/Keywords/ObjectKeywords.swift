@@ -41,7 +41,7 @@ final class MembersKeyword: Keyword {
 
     override func validate(_ instance: JSONNode, _ c: ValidationContext, _ evaluated: Evaluated?) -> Bool {
         guard case .object(let object) = instance.value else { return true }
-        if patterns.isEmpty && additional == nil && evaluated == nil && !c.deduplicate && declared.count <= 8 {
+        if patterns.isEmpty && additional == nil && evaluated == nil && !c.deduplicate {
             return validateDeclared(object, c)
         }
         let members = c.members(object)
@@ -105,18 +105,14 @@ final class MembersKeyword: Keyword {
         return valid
     }
 
-    /// Few declared properties and nothing else: look each one up in the object (a short scan of small-string
-    /// comparisons) rather than every member up in the schema.
+    /// Declared properties and nothing else, no annotations to collect, no repeated keys: each member is looked
+    /// up among the declared names (by length, then one comparison), in document order.
     private func validateDeclared(_ object: JSONObject, _ c: ValidationContext) -> Bool {
         object.members.withUnsafeBufferPointer { members in
             var valid = true
-            for i in 0..<declared.count {
-                let key = declared[i]
-                var j = members.count - 1
-                let length = key.utf8.count
-                while j >= 0 && !(members[j].key.utf8.count == length && members[j].key == key) { j -= 1 }
-                if j < 0 || nodes[i].acceptsByType(members[j].value.value) { continue }
-                let pushed = c.enter(.key(key))
+            for j in 0..<members.count {
+                guard let i = index.find(members[j].key), !nodes[i].acceptsByType(members[j].value.value) else { continue }
+                let pushed = c.enter(.key(members[j].key))
                 let ok = nodes[i].validate(members[j].value, c, nil)
                 c.leave(pushed)
                 if !ok {
@@ -320,38 +316,42 @@ final class UnevaluatedPropertiesKeyword: Keyword {
     }
 }
 
-/// Finds a key among a fixed set of strings without hashing it: a bucket by length and first and last bytes,
-/// then an exact comparison. Cheaper than `Dictionary<String, _>` for the short keys JSON objects have.
+/// Finds a key among a fixed set of strings without hashing it: the keys of the same length in UTF-8 (most keys
+/// of a schema differ in length), then an exact comparison. Cheaper than `Dictionary<String, _>` for the short
+/// keys JSON objects have. A key is found when it is `==` to one of the set and as long: the test `required`
+/// and `properties` have always made.
 struct KeyIndex {
     private let keys: [String]
-    private let buckets: [[Int32]]
-    private let mask: Int
+    /// `order[starts[n] ..< starts[n + 1]]`: the indices (in `keys`) of the keys of `n` UTF-8 bytes.
+    private let starts: [Int32]
+    private let order: [Int32]
 
     init(_ keys: [String]) {
         self.keys = keys
-        var size = 8
-        while size < keys.count * 2 { size *= 2 }
-        mask = size - 1
-        var buckets = [[Int32]](repeating: [], count: size)
-        for (i, key) in keys.enumerated() { buckets[Self.hash(key) & (size - 1)].append(Int32(i)) }
-        self.buckets = buckets
+        let longest = keys.map(\.utf8.count).max() ?? -1
+        var starts = [Int32](repeating: 0, count: longest + 2)
+        var order: [Int32] = []
+        for length in 0..<(longest + 1) {
+            starts[length] = Int32(order.count)
+            for (i, key) in keys.enumerated() where key.utf8.count == length { order.append(Int32(i)) }
+        }
+        starts[longest + 1] = Int32(order.count)
+        self.starts = starts
+        self.order = order
     }
 
-    @inline(__always)
-    static func hash(_ key: String) -> Int {
-        let utf8 = key.utf8
-        let count = utf8.count
-        guard count > 0 else { return 0 }
-        let first = Int(utf8[utf8.startIndex])
-        let last = Int(utf8[utf8.index(before: utf8.endIndex)])
-        return count &* 31 &+ first &* 7 &+ last &* 131
-    }
-
+    /// The index of `key` in the set, or nil.
     @inline(__always)
     func find(_ key: String) -> Int? {
-        if keys.isEmpty { return nil }
         let length = key.utf8.count
-        for i in buckets[Self.hash(key) & mask] where keys[Int(i)].utf8.count == length && keys[Int(i)] == key { return Int(i) }
+        guard length + 1 < starts.count else { return nil }
+        var i = Int(starts[length])
+        let end = Int(starts[length + 1])
+        while i < end {
+            let candidate = Int(order[i])
+            if keys[candidate] == key { return candidate }
+            i += 1
+        }
         return nil
     }
 }
