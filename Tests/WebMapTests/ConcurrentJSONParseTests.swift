@@ -81,6 +81,33 @@ import WebMap
         Self.expectSameOutcome(#"{"a": [{"k": 1, "k": 2}, {"k": 3}, {"j": [1], "j": {}}], "b": [[1, 2], [3]]}"#)
     }
 
+    /// The parts are cut where the bytes look like an element object's start (`}`, `,`, `{`): strings holding
+    /// such bytes, short arrays before the long one, arrays after it, and repeated keys or elided arrays in the
+    /// later parts (their element indexes counted from the part's first) must all give the serial outcome.
+    @Test func guessedCutsInStringsAndAroundTheLongArrayGiveTheSerialOutcome() {
+        var elided = Self.concurrent
+        elided.elisionThreshold = 0
+        var elidedSerial = Self.serial
+        elidedSerial.elisionThreshold = 0
+        for count in [2, 3, 17, 64, 301] {
+            let layers = (0..<count).map { i -> String in
+                switch i % 4 {
+                case 0: return #"{"id": \#(i), "title": "a },{ b }, {\"c\": [1, {\"d\": \#(i)}]}"}"#
+                case 1: return #"{"id": \#(i), "k": 1, "k": 2, "s": "},{"}"#
+                case 2: return #"{"id": \#(i), "featureSet": {"features": [{"x": 1}, {"x": 2}]}, "t": "}  ,\t{"}"#
+                default: return #"{"id": \#(i), "nested": [{"a": 1}, {"a": 2, "a": 3}]}"#
+                }
+            }.joined(separator: count % 2 == 1 ? ",\n " : ", ")
+            let text = #"{"tables": [{"a": 1}, {"b": 2}], "operationalLayers": ["# + layers
+                + #"], "baseMap": {"baseMapLayers": [{"x": 1}, {"y": 2}]}, "after": [{"z": 1}, {"z": 2}]}"#
+            let bytes = Array(text.utf8)
+            #expect(!Self.outcome(bytes, Self.serial).hasPrefix("error"), "\(text.prefix(300))")
+            Self.expectSameOutcome(text)
+            Self.expectSameOutcome("[" + layers + "]")
+            #expect(Self.outcome(bytes, elided) == Self.outcome(bytes, elidedSerial))
+        }
+    }
+
     @Test func aBrokenElementIsReportedWhereTheSerialParserReportsIt() {
         let broken = [
             #"{"operationalLayers": [{"id": 1}, {"id": 2,}, {"id": 3}]}"#,
