@@ -151,7 +151,9 @@ public struct RequestArguments: Sendable {
         var arguments = RequestArguments()
         // Split on the bytes "&" and "=", as the form encoding defines it (and without finding character
         // boundaries in a large body): both are ASCII, so every piece is whole UTF-8.
-        for pair in text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+        let pairs = text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true)
+        arguments.entries.reserveCapacity(pairs.count)
+        for pair in pairs {
             let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             let name = decodeComponent(Substring(parts[0]))
             let value = parts.count > 1 ? decodeComponent(Substring(parts[1])) : ""
