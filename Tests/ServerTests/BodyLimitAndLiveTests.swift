@@ -88,6 +88,28 @@ import WebMap
         #expect(raw.string("x\r\n") == "1")
     }
 
+    /// A later value of a name replaces an earlier one in any case, a body's values replace the query string's, and
+    /// names are matched without regard to case, ASCII or not (`RequestArguments` keeps them in a list).
+    @Test func laterValuesWinInAnyCase() {
+        var arguments = RequestArguments.formURLEncoded("resultOffset=1&RESULTOFFSET=2&f=json&%C3%89T%C3%89=a&k=x")
+        #expect(arguments.string("resultoffset") == "2")
+        #expect(arguments.string("ResultOffset") == "2")
+        #expect(arguments.string("resultOffse") == nil)
+        #expect(arguments.string("été") == "a")
+        #expect(arguments.string("ÉTÉ") == "a")
+        #expect(arguments.string("\u{212A}") == "x", "the Kelvin sign lower-cases to k")
+        arguments.merge(RequestArguments.formURLEncoded("F=geojson&resultOffset=&other=1"))
+        #expect(arguments.string("f") == "geojson")
+        #expect(arguments.string("resultOffset") == nil, "an empty later value counts as absent, as before")
+        #expect(arguments.names == ["f", "k", "other", "resultoffset", "été"])
+        var many = RequestArguments()
+        for index in 0..<20_000 { many.set("p\(index)", "\(index)") }
+        many.set("P7", "last")
+        #expect(many.string("p7") == "last")
+        #expect(many.string("p19999") == "19999")
+        #expect(many.string("absent") == nil)
+    }
+
     @Test func contentDispositionAttributes() {
         let attributes = RequestArguments.headerAttributes(#"form-data; name="attachment"; filename="a \"b\".jpg""#)
         #expect(attributes["name"] == "attachment")

@@ -96,14 +96,33 @@ public struct ServeSession: Sendable {
 /// A one-line log format for `maprules serve`: `2026-01-01T12:00:00Z GET /path 200 1.2ms user=editor01`.
 public struct ServeLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info
-    public var metadata: Logger.Metadata = [:]
+    /// The metadata (never written to the line), `hb.request.id` apart in `requestID`.
+    public var metadata: Logger.Metadata {
+        get {
+            var all = otherMetadata
+            if let requestID { all[Self.requestIDKey] = requestID }
+            return all
+        }
+        set {
+            var others = newValue
+            requestID = others.removeValue(forKey: Self.requestIDKey)
+            otherMetadata = others
+        }
+    }
     let label: String
+    /// Hummingbird gives each request's logger its `hb.request.id`: kept in its own field, so that giving it copies
+    /// no dictionary (that copy and its hashing were about 1 % of a page's CPU).
+    private var requestID: Logger.Metadata.Value?
+    private var otherMetadata: Logger.Metadata = [:]
+    private static let requestIDKey = "hb.request.id"
 
     public init(label: String) { self.label = label }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
+        get { key == Self.requestIDKey ? requestID : otherMetadata[key] }
+        set {
+            if key == Self.requestIDKey { requestID = newValue } else { otherMetadata[key] = newValue }
+        }
     }
 
     /// One `write` of the whole line to standard error (lines of concurrent requests never interleave), the time
