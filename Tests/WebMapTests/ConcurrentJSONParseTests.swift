@@ -81,6 +81,19 @@ import WebMap
         Self.expectSameOutcome(#"{"a": [{"k": 1, "k": 2}, {"k": 3}, {"j": [1], "j": {}}], "b": [[1, 2], [3]]}"#)
     }
 
+    /// The outcomes are the same either way, so this is what tells that a map's layers are still read on every
+    /// core: a map whose layers hold lists of their own (field infos, pop-up elements) between their objects.
+    @Test func aMapsLayersAreReadOnEveryCore() throws {
+        guard ProcessInfo.processInfo.activeProcessorCount > 1 else { return }
+        let layer = #"{"id": "L%d", "title": "Trees %d", "popupInfo": {"title": "{Address}", "fieldInfos": [{"fieldName": "A", "visible": true}, {"fieldName": "B", "visible": false}], "popupElements": [{"type": "fields"}, {"type": "attachments"}], "expressionInfos": [{"name": "e", "expression": "return \"},{\" + %d"}]}}"#
+        let layers = (0..<500).map { String(format: layer, $0, $0, $0) }.joined(separator: ",")
+        let text = #"{"operationalLayers": ["# + layers + #"], "baseMap": {"baseMapLayers": [{"id": "b"}]}, "version": "2.31"}"#
+        let parsed = try JSONParser.parse(SourceText(string: text), options: Self.concurrent)
+        #expect(parsed.arraysReadConcurrently >= 1)
+        #expect(parsed.root["operationalLayers"]?.array?.count == 500)
+        Self.expectSameOutcome(text)
+    }
+
     /// The parts are cut where the bytes look like an element object's start (`}`, `,`, `{`): strings holding
     /// such bytes, short arrays before the long one, arrays after it, and repeated keys or elided arrays in the
     /// later parts (their element indexes counted from the part's first) must all give the serial outcome.

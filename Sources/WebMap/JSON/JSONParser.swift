@@ -33,6 +33,9 @@ public struct ParsedJSON: Sendable {
     public var duplicateKeys: [DuplicateKey]
     /// Arrays whose elements were counted but not kept (see `JSONParser.Options.elideLargeArraysNamed`).
     public var elidedArrays: [JSONPointer: Int]
+    /// How many arrays were read on every core (`JSONParser.Options.concurrentMinimumSize`): the same tree
+    /// either way, so only this tells a test that the concurrent reading still happens.
+    public var arraysReadConcurrently = 0
 }
 
 public struct JSONParser {
@@ -92,6 +95,7 @@ struct JSONTreeParser {
     var depth = 0
     /// False in the parsers of one chunk of a concurrent parse (their arrays are read serially).
     var isConcurrencyAllowed = true
+    var arraysReadConcurrently = 0
     var path: [JSONPathComponent] = []
     /// The members of the objects being read, innermost last, and likewise the elements of the arrays: each
     /// object (array) is copied out of here into an array of exactly its size when it closes. Growing an array
@@ -147,7 +151,9 @@ struct JSONTreeParser {
         if index < buffer.count {
             throw fail("unexpected \(describe(at: index)) after the end of the JSON value")
         }
-        return ParsedJSON(root: root, duplicateKeys: duplicates, elidedArrays: elided)
+        var parsed = ParsedJSON(root: root, duplicateKeys: duplicates, elidedArrays: elided)
+        parsed.arraysReadConcurrently = arraysReadConcurrently
+        return parsed
     }
 
     @inline(__always)
@@ -394,6 +400,7 @@ struct JSONTreeParser {
         }
         if keep, isConcurrencyAllowed, depth <= Self.concurrentDepth, buffer.count >= options.concurrentMinimumSize,
            let elements = parseElementsConcurrently() {
+            arraysReadConcurrently += 1
             return .array(elements)
         }
         while true {
