@@ -94,10 +94,10 @@ import WebMap
         Self.expectSameOutcome(text)
     }
 
-    /// The parts are cut where the bytes look like an element object's start (`}`, `,`, `{`): strings holding
-    /// such bytes, short arrays before the long one, arrays after it, and repeated keys or elided arrays in the
-    /// later parts (their element indexes counted from the part's first) must all give the serial outcome.
-    @Test func guessedCutsInStringsAndAroundTheLongArrayGiveTheSerialOutcome() {
+    /// Strings holding the bytes of an element boundary (`},{`), short arrays before the long one and arrays after
+    /// it, and repeated keys or elided arrays in the later chunks (their element indexes counted in the whole
+    /// array) must all give the serial outcome.
+    @Test func elementBoundariesInStringsAndArraysAroundTheLongOneGiveTheSerialOutcome() {
         var elided = Self.concurrent
         elided.elisionThreshold = 0
         var elidedSerial = Self.serial
