@@ -110,7 +110,8 @@ final class ConditionDispatch {
     /// Validates an object in a run that tracks neither annotations nor the dynamic scope and whose document has
     /// no repeated keys (`AllOfKeyword` checks).
     func validate(_ instance: JSONNode, _ object: JSONObject, _ c: ValidationContext) -> Bool {
-        let value = Self.last(key, in: object)
+        // The last member of that name, what `properties` validates when keys repeat.
+        let value = object[key]
         var valid = true
         for step in steps {
             let ok: Bool
@@ -130,17 +131,5 @@ final class ConditionDispatch {
             }
         }
         return valid
-    }
-
-    /// The last member named `key` (what `properties` validates when keys repeat), found as
-    /// `MembersKeyword` finds it.
-    @inline(__always)
-    static func last(_ key: String, in object: JSONObject) -> JSONNode? {
-        object.members.withUnsafeBufferPointer { members in
-            let length = key.utf8.count
-            var j = members.count - 1
-            while j >= 0 && !(members[j].key.utf8.count == length && members[j].key == key) { j -= 1 }
-            return j < 0 ? nil : members[j].value
-        }
     }
 }

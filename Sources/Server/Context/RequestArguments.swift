@@ -15,11 +15,10 @@ public struct RequestArguments: Sendable {
         public var data: Data
     }
 
-    /// One parameter as it came, its name lower-cased (`key`); `isASCII` tells whether the key is ASCII.
+    /// One parameter as it came, its name lower-cased (`key`).
     private struct Entry: Sendable {
         var key: String
         var value: String
-        var isASCII: Bool
     }
 
     /// The parameters in the order they came, a later one of a name replacing an earlier one. A request carries a
@@ -33,8 +32,7 @@ public struct RequestArguments: Sendable {
 
     /// Adds (or replaces) a value; `name` is matched case-insensitively later.
     public mutating func set(_ name: String, _ value: String) {
-        let key = Self.key(name)
-        entries.append(Entry(key: key, value: value, isASCII: key.utf8.allSatisfy { $0 < 0x80 }))
+        entries.append(Entry(key: Self.key(name), value: value))
     }
 
     mutating func set(file: UploadedFile, named name: String) { files[Self.key(name)] = file }
@@ -45,36 +43,16 @@ public struct RequestArguments: Sendable {
         files.merge(other.files) { _, new in new }
     }
 
-    /// The name as stored and looked up: lower-cased, without a copy when it has no upper-case ASCII letter to change
-    /// (`lowercased()` was a share of every query's parameter reading, which asks for some twenty names).
-    static func key(_ name: String) -> String {
-        name.utf8.allSatisfy({ $0 < 0x41 || ($0 > 0x5A && $0 < 0x80) }) ? name : name.lowercased()
-    }
+    /// The name as stored: lower-cased, without a copy when it has no upper-case ASCII letter to change.
+    static func key(_ name: String) -> String { name.lowercasedCheaply() }
 
     /// The names present (lower-cased), for tests and diagnostics.
     public var names: [String] { Set(entries.map(\.key)).sorted() }
 
-    /// The last value given for `name` (as `values[key(name)]` of a dictionary keeping the last): an ASCII name is
-    /// compared byte by byte with the ASCII keys, its letters lower-cased on the way; any other pair as strings.
+    /// The last value given for `name` (as `values[key(name)]` of a dictionary keeping the last), compared in
+    /// place (WebMap's `equalsIgnoringCase`: ASCII byte by byte, other text lower-cased).
     private func value(_ name: String) -> String? {
-        let nameIsASCII = name.utf8.allSatisfy { $0 < 0x80 }
-        var lowered: String?
-        for entry in entries.reversed() {
-            if entry.isASCII && nameIsASCII {
-                if Self.equalsLowercasedASCII(key: entry.key, name: name) { return entry.value }
-            } else {
-                if lowered == nil { lowered = Self.key(name) }
-                if entry.key == lowered { return entry.value }
-            }
-        }
-        return nil
-    }
-
-    /// Whether the ASCII `key` is the ASCII `name` with its upper-case letters lower-cased.
-    private static func equalsLowercasedASCII(key: String, name: String) -> Bool {
-        let (k, n) = (key.utf8, name.utf8)
-        guard k.count == n.count else { return false }
-        return zip(k, n).allSatisfy { pair in pair.0 == (pair.1 >= 0x41 && pair.1 <= 0x5A ? pair.1 | 0x20 : pair.1) }
+        entries.last { $0.key.equalsIgnoringCase(name) }?.value
     }
 
     // MARK: Typed access
