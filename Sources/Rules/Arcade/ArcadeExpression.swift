@@ -77,7 +77,8 @@ final class ArcadeExpression {
 
     /// The byte offset in the file of scalar `offset` of the expression.
     func fileOffset(of offset: Int) -> Int {
-        // Rules run one after another on a file (never two at once), so the lazy table needs no lock.
+        // Rules run one after another on a file, and a rule checks an expression on one thread (never two at once:
+        // `forEachConcurrently` gives each expression to one chunk), so the lazy table needs no lock.
         guard let fileOffsets, !fileOffsets.isEmpty else { return node.offset }
         return fileOffsets[min(max(offset, 0), fileOffsets.count - 1)]
     }
@@ -93,9 +94,10 @@ final class ArcadeExpression {
             let inventory = ahead?.inventory ?? Inventory(context.behavior)
             let facts = ahead?.texts
                 ?? ChunkedWork.map(inventory.texts, minimumCount: context.concurrencyMinimumCount) { ArcadeText($0) }
-            return inventory.found.map {
-                ArcadeExpression(layer: $0.layer, entry: $0.entry, profile: $0.profile, node: $0.node, text: facts[$0.text],
-                                 source: context.document.source)
+            // On every core for a large map, too: the arcade/ rules wait for these, and the other core is free now.
+            let source = context.document.source
+            return ChunkedWork.map(inventory.found, minimumCount: context.concurrencyMinimumCount) {
+                ArcadeExpression(layer: $0.layer, entry: $0.entry, profile: $0.profile, node: $0.node, text: facts[$0.text], source: source)
             }
         }
     }

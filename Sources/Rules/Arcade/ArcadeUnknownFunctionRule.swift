@@ -31,7 +31,7 @@ public enum ArcadeUnknownFunctionRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for expression in ArcadeExpression.all(in: context) {
+        context.forEachConcurrently(ArcadeExpression.all(in: context)) { context, expression in
             var memo = SuggestionMemo()
             for call in expression.calls where !call.isDeclaredInExpression && !ArcadeFunctionCatalog.isKnown(call.name) {
                 let suggestion = memo.closest(to: call.name, compute: ArcadeFunctionCatalog.suggestion(for:))
