@@ -27,12 +27,11 @@ final class ArcadeExpression {
     var relationshipReferences: [ArcadeReference] { facts.relationshipReferences }
     /// Every syntax error (Arcade's parser), or nil when the expression parses.
     var syntaxErrors: ArcadeSyntaxErrors? { facts.syntaxErrors }
-    /// The calls, profile variables and `$map` layer names of the expression (its ``ArcadeText/analysis``),
-    /// empty when it does not parse. Each list is read on its own: a rule walking 100,000 expressions then
-    /// retains one list of each instead of copying the whole analysis.
-    var calls: [ArcadeAnalysis.Call] { facts.analysis?.calls ?? [] }
-    var profileVariableUses: [ArcadeAnalysis.ProfileVariableUse] { facts.analysis?.profileVariables ?? [] }
-    var layerNames: [ArcadeAnalysis.NamedReference] { facts.analysis?.layerNames ?? [] }
+    /// The calls, profile variables and `$map` layer names of the expression (from its analysis), empty when
+    /// it does not parse.
+    var calls: [ArcadeAnalysis.Call] { facts.calls }
+    var profileVariableUses: [ArcadeAnalysis.ProfileVariableUse] { facts.profileVariableUses }
+    var layerNames: [ArcadeAnalysis.NamedReference] { facts.layerNames }
     /// `fileOffsets[k]`: the byte offset in the file where scalar `k` of the expression was written (its
     /// first byte, or the backslash of its JSON escape); one more entry for the closing quote. Nil when the
     /// text in the file is not the text the rules read (a `{{ }}` placeholder was substituted in it): then every
