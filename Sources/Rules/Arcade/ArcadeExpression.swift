@@ -74,10 +74,21 @@ final class ArcadeExpression {
     private(set) lazy var place: String =
         (isFormExpression ? "the form of " : "the pop-up of ") + (layer.layer.isTable ? "table " : "layer ") + layer.layer.displayName
 
+    /// Makes the values every finding in the expression reads (its name and place in messages, its pointer, the
+    /// file offsets of its characters), so that threads reporting findings of this one expression at once only
+    /// read them (``MapContext/forEachConcurrently(_:state:_:)`` over its calls).
+    func prepareForConcurrentReports() {
+        _ = displayName
+        _ = place
+        _ = pointerText
+        _ = fileOffset(of: 0)
+    }
+
     /// The byte offset in the file of scalar `offset` of the expression.
     func fileOffset(of offset: Int) -> Int {
-        // Rules run one after another on a file, and a rule checks an expression on one thread (never two at once:
-        // `forEachConcurrently` gives each expression to one chunk), so the lazy table needs no lock.
+        // Rules run one after another on a file, and a rule checks an expression on one thread (`forEachConcurrently`
+        // gives each expression to one chunk) unless it made this table first (`prepareForConcurrentReports`), so
+        // the lazy table needs no lock.
         guard let fileOffsets, !fileOffsets.isEmpty else { return node.offset }
         return fileOffsets[min(max(offset, 0), fileOffsets.count - 1)]
     }

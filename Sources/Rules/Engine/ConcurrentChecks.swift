@@ -17,9 +17,16 @@ import WebMap
 ///     }
 extension MapContext {
     func forEachConcurrently<Item>(_ items: [Item], _ check: (MapContext, Item) -> Void) {
+        forEachConcurrently(items, state: {}) { context, _, item in check(context, item) }
+    }
+
+    /// The same with a state of each chunk's own (made by `makeState`), which the check may change from item
+    /// to item: a memo of the suggestions already computed, for instance.
+    func forEachConcurrently<Item, State>(_ items: [Item], state makeState: () -> State, _ check: (MapContext, inout State, Item) -> Void) {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         guard items.count >= max(concurrencyMinimumCount, 2), cores > 1 else {
-            for item in items { check(self, item) }
+            var state = makeState()
+            for item in items { check(self, &state, item) }
             return
         }
         // More chunks than cores: a core that finishes early (or was busy elsewhere) takes the next chunk.
@@ -28,8 +35,9 @@ extension MapContext {
         items.withUnsafeBufferPointer { items in
             DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
                 let context = contexts[chunk]
+                var state = makeState()
                 for index in (items.count * chunk / chunks)..<(items.count * (chunk + 1) / chunks) {
-                    check(context, items[index])
+                    check(context, &state, items[index])
                 }
             }
         }
