@@ -1,5 +1,6 @@
 import Foundation
 import Rules
+import WebMap
 
 /// `--format junit`: JUnit XML for CI test-report views.
 ///
@@ -71,7 +72,7 @@ enum JUnitFormatter {
     /// Many lines (one rule's 250,000 findings in a generated expression) are written in chunks on every core,
     /// each into a string of its own, then joined in order.
     private static func appendLines(_ diagnostics: [Diagnostic], to out: inout String, prefix: (Diagnostic) -> String) {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let cores = ProcessorCount.active
         guard diagnostics.count >= 20_000, cores > 1 else {
             appendLines(diagnostics[...], to: &out, prefix: prefix)
             return

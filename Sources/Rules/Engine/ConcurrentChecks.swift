@@ -23,14 +23,15 @@ extension MapContext {
     /// The same with a state of each chunk's own (made by `makeState`), which the check may change from item
     /// to item: a memo of the suggestions already computed, for instance.
     func forEachConcurrently<Item, State>(_ items: [Item], state makeState: () -> State, _ check: (MapContext, inout State, Item) -> Void) {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        guard items.count >= max(concurrencyMinimumCount, 2), cores > 1 else {
+        // The count first: this is asked for each of a map's 100,000 expressions (their calls), and the number of
+        // cores is only worth asking about (once: `ChunkedWork.cores`) for the few lists long enough to spread.
+        guard items.count >= max(concurrencyMinimumCount, 2), ChunkedWork.cores > 1 else {
             var state = makeState()
             for item in items { check(self, &state, item) }
             return
         }
         // More chunks than cores: a core that finishes early (or was busy elsewhere) takes the next chunk.
-        let chunks = min(cores * 4, items.count)
+        let chunks = min(ChunkedWork.cores * 4, items.count)
         let contexts = (0..<chunks).map { _ in chunkContext() }
         items.withUnsafeBufferPointer { items in
             DispatchQueue.concurrentPerform(iterations: chunks) { chunk in

@@ -106,7 +106,7 @@ public final class Linter: @unchecked Sendable {
         // resolves them and runs the other rules (see `runRules`). It starts as soon as the tree is there: reading
         // the layers into the document is work for one thread, and the other core would wait meanwhile.
         let worksAside = startsWorkAside && text.bytes.count >= options.workAsideMinimumSize
-            && ProcessInfo.processInfo.activeProcessorCount > 1
+            && ProcessorCount.active > 1
         let validatesAside = worksAside && !configuration.isOff(SchemaInvalidRule.description.id, path: context.path)
         var schemaAside = validatesAside ? SchemaInvalidRule.startAside(mapRoot: root, parsed: parsed) : nil
         let kind: String
