@@ -13,6 +13,9 @@ k mod (SERVICES x 10), so each service layer is the source of many map layers (a
 different filters are). The map lints clean: every layer is resolved and every rule runs without a finding.
 With --distinct-expressions, layer k's expression ends with its own string literal (`+ ' #k'`), so no two
 layers share an expression text (maprules analyses each distinct text once; the default map has only one).
+With --insecure-every N, every Nth layer (0, N, 2N...) names its service over plain `http://` (the snapshot knows
+the service under both schemes, so the layer still resolves): one `map/insecure-url` warning a layer, the map's
+only findings (each finding names its layer, which a linter must find among the map's layers).
 
 `arcade`: one Trees layer whose only pop-up expression is BYTES of Arcade (default 1,000,000) made of
 statements, lines of twenty calls of `Q()`, a function Arcade does not have: one `arcade/unknown-function`
@@ -99,13 +102,19 @@ def document(layers):
     }
 
 
-def layers_map(count, services, distinct):
+def layers_map(count, services, distinct, insecure_every=0):
     service_layers = services * LAYERS_PER_SERVICE
     expression = "Upper($feature.Address) + ' (' + $feature.Condition + ')'"
-    layers = [map_layer(k, f"{service_url((k % service_layers) // LAYERS_PER_SERVICE)}/{k % LAYERS_PER_SERVICE}",
-                        expression + f" + ' #{k}'" if distinct else expression)
-              for k in range(count)]
-    return document(layers), snapshot(services)
+
+    def url(k):
+        text = f"{service_url((k % service_layers) // LAYERS_PER_SERVICE)}/{k % LAYERS_PER_SERVICE}"
+        return "http://" + text[len("https://"):] if insecure_every and k % insecure_every == 0 else text
+
+    layers = [map_layer(k, url(k), expression + f" + ' #{k}'" if distinct else expression) for k in range(count)]
+    services_json = snapshot(services)
+    if insecure_every:
+        services_json.update({"http://" + key[len("https://"):]: value for key, value in list(services_json.items())})
+    return document(layers), services_json
 
 
 def arcade_expression(size):
@@ -140,13 +149,15 @@ def main():
     parser.add_argument("--bytes", type=int, default=1000000, help="arcade: size of the expression (default 1000000)")
     parser.add_argument("--distinct-expressions", action="store_true",
                         help="layers: each layer's expression names its own index (default: one text shared by all)")
+    parser.add_argument("--insecure-every", type=int, default=0, metavar="N",
+                        help="layers: every Nth layer's URL is plain http:// (one map/insecure-url warning each; default none)")
     parser.add_argument("--indented", action="store_true", help="indent the map (default: minified)")
     parser.add_argument("--out", required=True, help="the folder to write into (created)")
     args = parser.parse_args()
-    if args.layers < 1 or args.services < 1 or args.bytes < 1:
-        parser.error("--layers, --services and --bytes must be at least 1")
+    if args.layers < 1 or args.services < 1 or args.bytes < 1 or args.insecure_every < 0:
+        parser.error("--layers, --services and --bytes must be at least 1, --insecure-every at least 0")
     if args.kind == "layers":
-        map_document, services = layers_map(args.layers, args.services, args.distinct_expressions)
+        map_document, services = layers_map(args.layers, args.services, args.distinct_expressions, args.insecure_every)
         path, size = write(args.out, "layers", map_document, services, args.indented)
         kind = "distinct expressions" if args.distinct_expressions else "one shared expression"
         print(f"generate_scale_maps.py: {args.layers} layers ({kind}) over {args.services * LAYERS_PER_SERVICE} service layers, "

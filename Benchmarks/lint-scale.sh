@@ -2,12 +2,13 @@
 # Linting at scale: times `maprules lint` of (a) one map of 100,000 feature layers (Trees-like pop-ups with an
 # expression each, metadata from a services snapshot; it lints clean), twice: every layer with the same
 # expression text ("shared"), and each layer's expression naming its own index ("distinct"; the realistic one,
-# since maprules analyses each distinct text once), and (b) one map whose only pop-up
+# since maprules analyses each distinct text once), and a third time with every 7th layer's service named over
+# plain http:// ("insecure": 14,286 `map/insecure-url` warnings, each naming its layer), and (b) one map whose only pop-up
 # expression is 1 MB of Arcade with 246,900 unknown calls (one `arcade/unknown-function` error each), in every
 # output format of (b): stylish, json, sarif, junit, github. Target: each under 3 s (release build, wall time,
-# best of BENCH_RUNS). Each run's output is checked first (no finding for (a); the exact count for (b)).
+# best of BENCH_RUNS). Each run's output is checked first (no finding for (a) but the insecure map's warnings; the exact count for (b)).
 # The maps come from Benchmarks/generate_scale_maps.py and are kept in Benchmarks/generated/lint-scale/
-# (git-ignored; about 240 MB) while the generator stays the same.
+# (git-ignored; about 360 MB) while the generator stays the same.
 #
 #   Benchmarks/lint-scale.sh                # build release, generate if needed, measure, print the table
 #   Benchmarks/lint-scale.sh --strict       # also exit 1 when a case takes 3 s or more
@@ -52,23 +53,27 @@ if (( regenerate )) || [[ ! -f "$data/stamp" || "$(cat "$data/stamp")" != "$stam
         || { cat "$work/generate.log" >&2; die "could not generate the layers map"; }
     python3 Benchmarks/generate_scale_maps.py layers --layers "$layers" --distinct-expressions --out "$data/distinct" 2> "$work/generate.log" \
         || { cat "$work/generate.log" >&2; die "could not generate the distinct-expressions layers map"; }
+    python3 Benchmarks/generate_scale_maps.py layers --layers "$layers" --distinct-expressions --insecure-every 7 --out "$data/insecure" 2> "$work/generate.log" \
+        || { cat "$work/generate.log" >&2; die "could not generate the layers map with findings"; }
     python3 Benchmarks/generate_scale_maps.py arcade --bytes "$bytes" --out "$data/arcade" > "$data/arcade-calls.txt" 2> "$work/generate.log" \
         || { cat "$work/generate.log" >&2; die "could not generate the arcade map"; }
     echo "$stamp" > "$data/stamp"
 fi
 calls="$(cat "$data/arcade-calls.txt")"
 
-# time_lint EXPECTED FORMAT MAP: one checked run (the output must hold EXPECTED findings), then RUNS timed
-# runs with the output thrown away; prints "best-wall-seconds cpu-seconds-of-that-run output-bytes".
+# time_lint EXPECTED FORMAT MAP [STATUS]: one checked run (the output must hold EXPECTED findings, errors for json,
+# and the exit status be STATUS, by default 1 when EXPECTED is not 0), then RUNS timed runs with the output thrown
+# away; prints "best-wall-seconds cpu-seconds-of-that-run output-bytes".
 time_lint() {
     python3 - "$runs" "$maprules" "$work/out" "$@" <<'PY'
 import json, os, re, resource, subprocess, sys, time
 runs, binary, out, expected, fmt, path = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6]
+status = int(sys.argv[7]) if len(sys.argv) > 7 else (1 if expected else 0)
 command = [binary, "lint", path, "--format", fmt, "--color", "never"] if fmt == "stylish" else [binary, "lint", path, "--format", fmt]
 env = dict(os.environ, GITHUB_STEP_SUMMARY="")
 with open(out, "wb") as f:
     done = subprocess.run(command, stdout=f, stderr=subprocess.PIPE, env=env)
-if done.returncode != (1 if expected else 0):
+if done.returncode != status:
     sys.stderr.write(done.stderr.decode("utf-8", "replace")[-3000:])
     sys.exit(f"'{' '.join(command)}' exited with {done.returncode}")
 size = os.path.getsize(out)
@@ -105,9 +110,9 @@ PY
 rows=()
 missed=0
 measure() {
-    local label="$1" expected="$2" format="$3" map="$4" result wall cpu size verdict
+    local label="$1" expected="$2" format="$3" map="$4" status="${5:-}" result wall cpu size verdict
     say "$label, --format $format: one checked run, then best of $runs ..."
-    result="$(time_lint "$expected" "$format" "$map")" || { say "wrong output or exit status (above)"; exit 1; }
+    result="$(time_lint "$expected" "$format" "$map" $status)" || { say "wrong output or exit status (above)"; exit 1; }
     read -r wall cpu size <<< "$result"
     if python3 -c "import sys; sys.exit(0 if $wall < $target_seconds else 1)"; then verdict="PASS"; else verdict="FAIL"; missed=1; fi
     rows+=("$(printf '%-40s %-8s %7s %8s s %8s s  %s' "$label" "$format" "$((size / 1000000)) MB" "$wall" "$cpu" "$verdict")")
@@ -116,6 +121,8 @@ measure() {
 load="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
 measure "$layers layers, shared expression" 0 stylish "$data/layers/layers.json"
 measure "$layers layers, distinct expressions" 0 stylish "$data/distinct/layers.json"
+# Warnings only: lint exits 0.
+measure "$layers layers, every 7th insecure" "$(( (layers + 6) / 7 ))" stylish "$data/insecure/layers.json" 0
 for format in stylish json sarif junit github; do
     measure "$bytes-byte expression, $calls errors" "$calls" "$format" "$data/arcade/arcade.json"
 done

@@ -69,6 +69,44 @@ import WebMap
         }
     }
 
+    /// The rules that walk every layer (URLs, visibility, scales, pop-ups) checked in chunks give the serial
+    /// findings, and each finding names its own layer, also inside group layers (whose children come after the
+    /// group in the map's order): layer `k` of 600 names its service over http:// when `k % 3 == 0`, carries a
+    /// token when `k % 5 == 0`, is hidden when `k % 4 == 0`, and never drawn when `k % 6 == 1`; every tenth layer
+    /// is a group holding two such layers.
+    @Test func layerRulesInChunksNameTheirOwnLayers() throws {
+        func layer(_ id: String, _ k: Int) -> String {
+            var url = Examples.treesURL
+            if k % 3 == 0 { url = url.replacingOccurrences(of: "https://", with: "http://") }
+            if k % 5 == 0 { url += "?token=abc\(k)" }
+            let scales = k % 6 == 1 ? #", "layerDefinition": {"minScale": 1000, "maxScale": 5000}"# : ""
+            return #"{"id": "\#(id)", "title": "Trees \#(id)", "layerType": "ArcGISFeatureLayer", "url": "\#(url)", "visibility": \#(k % 4 != 0)\#(scales), "popupInfo": {"title": "", "fieldInfos": [{"fieldName": "Address", "visible": true}]}}"#
+        }
+        let layers = (0..<600).map { k in
+            guard k % 10 == 0 else { return layer("L\(k)", k) }
+            return #"{"id": "G\#(k)", "title": "Group \#(k)", "layerType": "GroupLayer", "layers": [\#(layer("L\(k)a", k)), \#(layer("L\(k)b", k + 3))]}"#
+        }
+        let text = "{\"operationalLayers\": [\n" + layers.joined(separator: ",\n") + "\n], \"version\": \"2.28\"}\n"
+        let services = Examples.snapshot([Examples.treesURL: Examples.treesLayer(),
+                                          Examples.treesURL.replacingOccurrences(of: "https://", with: "http://"): Examples.treesLayer()])
+        let (serial, concurrent) = try Self.serialAndConcurrent(text, services: services)
+        #expect(concurrent == serial)
+        let root = try JSONParser.parse(text).root
+        var checked = 0
+        for diagnostic in concurrent where ["map/insecure-url", "map/token-in-url", "layer/hidden", "popup/empty-title"].contains(diagnostic.ruleId) {
+            // The layer object the finding points into, and the id it names.
+            let tokens = try #require(JSONPointer(parsing: diagnostic.pointer)).tokens
+            let layerTokens = tokens.prefix(tokens.count >= 4 && tokens[2] == "layers" ? 4 : 2)
+            let node = try #require(JSONPointer(Array(layerTokens)).resolve(in: root))
+            #expect(diagnostic.layer?.id == node["id"]?.string, "\(diagnostic.ruleId) at \(diagnostic.pointer) names \(String(describing: diagnostic.layer))")
+            checked += 1
+        }
+        #expect(checked > 600)
+        for rule in ["map/insecure-url", "map/token-in-url", "layer/hidden", "layer/never-visible", "popup/empty-title"] {
+            #expect(serial.contains { $0.ruleId == rule }, "no \(rule) finding")
+        }
+    }
+
     /// The default threshold spreads the work too: a map above it gives what the serial run gives.
     @Test func theDefaultThresholdGivesTheSerialFindings() throws {
         // Every FeatureSetByName names a layer of the map: an unknown one's message lists all 2,100 titles.

@@ -42,8 +42,9 @@ public enum RequiredFieldNotEditableRule: MapRule {
 
     public static func check(_ context: MapContext) {
         // A form-enabled layer is filled in through its form: form/required-unreachable checks it instead.
-        for layer in context.behavior.layers where layer.addFeature.isEligible && !layer.isFormEnabled {
-            guard let table = layer.table, let popup = layer.popup else { continue }
+        context.forEachConcurrently(context.behavior.layers) { context, layer in
+            guard layer.addFeature.isEligible && !layer.isFormEnabled else { return }
+            guard let table = layer.table, let popup = layer.popup else { return }
             // Made on the first field that needs a value: most layers have few or none.
             lazy var chosenKeys = context.behavior.relationships(of: layer)
                 .filter { $0.kind == .manyToOne && $0.isUsed }

@@ -27,12 +27,11 @@ final class ArcadeExpression {
     var relationshipReferences: [ArcadeReference] { facts.relationshipReferences }
     /// Every syntax error (Arcade's parser), or nil when the expression parses.
     var syntaxErrors: ArcadeSyntaxErrors? { facts.syntaxErrors }
-    /// The calls, profile variables and `$map` layer names of the expression (its ``ArcadeText/analysis``),
-    /// empty when it does not parse. Each list is read on its own: a rule walking 100,000 expressions then
-    /// retains one list of each instead of copying the whole analysis.
-    var calls: [ArcadeAnalysis.Call] { facts.analysis?.calls ?? [] }
-    var profileVariableUses: [ArcadeAnalysis.ProfileVariableUse] { facts.analysis?.profileVariables ?? [] }
-    var layerNames: [ArcadeAnalysis.NamedReference] { facts.analysis?.layerNames ?? [] }
+    /// The calls, profile variables and `$map` layer names of the expression (from its analysis), empty when
+    /// it does not parse.
+    var calls: [ArcadeAnalysis.Call] { facts.calls }
+    var profileVariableUses: [ArcadeAnalysis.ProfileVariableUse] { facts.profileVariableUses }
+    var layerNames: [ArcadeAnalysis.NamedReference] { facts.layerNames }
     /// `fileOffsets[k]`: the byte offset in the file where scalar `k` of the expression was written (its
     /// first byte, or the backslash of its JSON escape); one more entry for the closing quote. Nil when the
     /// text in the file is not the text the rules read (a `{{ }}` placeholder was substituted in it): then every
@@ -75,9 +74,21 @@ final class ArcadeExpression {
     private(set) lazy var place: String =
         (isFormExpression ? "the form of " : "the pop-up of ") + (layer.layer.isTable ? "table " : "layer ") + layer.layer.displayName
 
+    /// Makes the values every finding in the expression reads (its name and place in messages, its pointer, the
+    /// file offsets of its characters), so that threads reporting findings of this one expression at once only
+    /// read them (``MapContext/forEachConcurrently(_:state:_:)`` over its calls).
+    func prepareForConcurrentReports() {
+        _ = displayName
+        _ = place
+        _ = pointerText
+        _ = fileOffset(of: 0)
+    }
+
     /// The byte offset in the file of scalar `offset` of the expression.
     func fileOffset(of offset: Int) -> Int {
-        // Rules run one after another on a file (never two at once), so the lazy table needs no lock.
+        // Rules run one after another on a file, and a rule checks an expression on one thread (`forEachConcurrently`
+        // gives each expression to one chunk) unless it made this table first (`prepareForConcurrentReports`), so
+        // the lazy table needs no lock.
         guard let fileOffsets, !fileOffsets.isEmpty else { return node.offset }
         return fileOffsets[min(max(offset, 0), fileOffsets.count - 1)]
     }
@@ -93,9 +104,10 @@ final class ArcadeExpression {
             let inventory = ahead?.inventory ?? Inventory(context.behavior)
             let facts = ahead?.texts
                 ?? ChunkedWork.map(inventory.texts, minimumCount: context.concurrencyMinimumCount) { ArcadeText($0) }
-            return inventory.found.map {
-                ArcadeExpression(layer: $0.layer, entry: $0.entry, profile: $0.profile, node: $0.node, text: facts[$0.text],
-                                 source: context.document.source)
+            // On every core for a large map, too: the arcade/ rules wait for these, and the other core is free now.
+            let source = context.document.source
+            return ChunkedWork.map(inventory.found, minimumCount: context.concurrencyMinimumCount) {
+                ArcadeExpression(layer: $0.layer, entry: $0.entry, profile: $0.profile, node: $0.node, text: facts[$0.text], source: source)
             }
         }
     }

@@ -43,7 +43,7 @@ public enum ArcadeProfileVariableRule: MapRule {
     static let formOnly: Set<String> = ["$originalfeature", "$editcontext"]
 
     public static func check(_ context: MapContext) {
-        for expression in ArcadeExpression.all(in: context) {
+        context.forEachConcurrently(ArcadeExpression.all(in: context)) { context, expression in
             let offered = expression.profile.variables
             for use in expression.profileVariableUses where !offered.contains(use.name.lowercased()) {
                 let name = use.name.lowercased()

@@ -33,8 +33,8 @@ public enum ArcadeSyntaxRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for expression in ArcadeExpression.all(in: context) {
-            guard let errors = expression.syntaxErrors else { continue }
+        context.forEachConcurrently(ArcadeExpression.all(in: context)) { context, expression in
+            guard let errors = expression.syntaxErrors else { return }
             for error in errors.errors {
                 context.report(self, in: expression, at: error.offset, about: error.message, message:
                     "Arcade expression \(expression.displayName) in \(expression.place) cannot be read: \(error.message) (line \(error.line), column \(error.column) "

@@ -28,9 +28,9 @@ public enum ArcadeUnknownFieldRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for expression in ArcadeExpression.all(in: context) {
+        context.forEachConcurrently(ArcadeExpression.all(in: context)) { context, expression in
             // Without the layer's fields nothing can be checked (map/unresolved-layer says so).
-            guard let table = expression.layer.table, !table.fields.isEmpty else { continue }
+            guard let table = expression.layer.table, !table.fields.isEmpty else { return }
             var memo = SuggestionMemo()
             for reference in expression.fieldReferences where table.field(named: reference.name) == nil {
                 let suggestion = memo.closest(to: reference.name) { Suggestions.closest(to: $0, in: table.fields.map(\.name)) }

@@ -31,9 +31,12 @@ public enum ArcadeUnknownFunctionRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for expression in ArcadeExpression.all(in: context) {
-            var memo = SuggestionMemo()
-            for call in expression.calls where !call.isDeclaredInExpression && !ArcadeFunctionCatalog.isKnown(call.name) {
+        context.forEachConcurrently(ArcadeExpression.all(in: context)) { context, expression in
+            // An expression of many calls (a generated one of 250,000) has them checked on every core too.
+            let calls = expression.calls
+            if calls.count >= context.concurrencyMinimumCount { expression.prepareForConcurrentReports() }
+            context.forEachConcurrently(calls, state: { SuggestionMemo() }) { context, memo, call in
+                guard !call.isDeclaredInExpression && !ArcadeFunctionCatalog.isKnown(call.name) else { return }
                 let suggestion = memo.closest(to: call.name, compute: ArcadeFunctionCatalog.suggestion(for:))
                 context.report(self, in: expression, at: call.nameRange.start, about: call.name, message:
                     "Arcade expression \(expression.displayName) in \(expression.place) calls '\(call.name)', which is no Arcade function: the expression "

@@ -26,11 +26,11 @@ public enum ArcadeUnknownRelationshipRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for expression in ArcadeExpression.all(in: context) {
-            guard let table = expression.layer.table else { continue }
+        context.forEachConcurrently(ArcadeExpression.all(in: context)) { context, expression in
+            guard let table = expression.layer.table else { return }
             // Most expressions name no relationship: nothing more is made for those.
             let references = expression.relationshipReferences
-            guard !references.isEmpty else { continue }
+            guard !references.isEmpty else { return }
             let names = table.relationships.compactMap(\.name)
             var memo = SuggestionMemo()
             for reference in references where !names.contains(where: { $0.equalsIgnoringCase(reference.name) }) {

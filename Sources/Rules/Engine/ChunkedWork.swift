@@ -1,4 +1,5 @@
 import Foundation
+import WebMap
 
 /// Work over many independent items of one file (its layers, its distinct expression texts) done on the
 /// machine's cores: the items are split into contiguous chunks, each chunk's results written into its own
@@ -14,9 +15,11 @@ enum ChunkedWork {
     /// Items below which the work stays on the calling thread.
     static let minimumCount = 2_000
 
+    /// The cores the process may use (asked once: ``ProcessorCount``).
+    static var cores: Int { ProcessorCount.active }
+
     /// `items.map(transform)`, computed in chunks on every core when there are at least `minimumCount` items.
     static func map<Item, Result>(_ items: [Item], minimumCount: Int = minimumCount, _ transform: (Item) -> Result) -> [Result] {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
         guard items.count >= max(minimumCount, 2), cores > 1 else { return items.map(transform) }
         // More chunks than cores: a core that finishes early (or was busy elsewhere) takes the next chunk.
         let chunks = min(cores * 8, items.count)

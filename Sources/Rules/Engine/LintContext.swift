@@ -70,6 +70,11 @@ public final class LintContext {
         diagnostics.insert(contentsOf: moved, at: turn)
     }
 
+    /// Adds `other`'s findings after this context's (``MapContext/forEachConcurrently(_:_:)``).
+    func appendDiagnostics(of other: LintContext) {
+        diagnostics.append(contentsOf: other.diagnostics)
+    }
+
     /// Records a finding about `node` (found at `pointer`).
     public func report(_ rule: any Rule.Type, at node: JSONNode, pointer: JSONPointer, message: String,
                        layer: MapLayer? = nil, metadataSource: MetadataSource? = nil) {

@@ -102,6 +102,13 @@ public final class Linter: @unchecked Sendable {
         // Most maps hold no placeholder at all: skip the walk when the bytes have no "{{".
         let (root, placeholders) = text.containsDoubleOpeningBrace
             ? TemplatePlaceholders.substitute(parsed.root, variables: variables) : (parsed.root, [])
+        // A large map's schema validation runs on a second core while this thread reads the map's layers,
+        // resolves them and runs the other rules (see `runRules`). It starts as soon as the tree is there: reading
+        // the layers into the document is work for one thread, and the other core would wait meanwhile.
+        let worksAside = startsWorkAside && text.bytes.count >= options.workAsideMinimumSize
+            && ProcessorCount.active > 1
+        let validatesAside = worksAside && !configuration.isOff(SchemaInvalidRule.description.id, path: context.path)
+        var schemaAside = validatesAside ? SchemaInvalidRule.startAside(mapRoot: root, parsed: parsed) : nil
         let kind: String
         let document: WebMapDocument
         if let map = WebMapDocument(root: root, source: text) {
@@ -119,14 +126,10 @@ public final class Linter: @unchecked Sendable {
         }
         context.document = document
         context.placeholders = placeholders
-        // A large map's schema validation runs on a second core while the layers are resolved and the other
-        // rules run here (see `runRules`). It starts now: the cores then always have work, where the validation
-        // begun after the layers' resolution left one idle while this thread found the map's expressions.
+        // A large standalone pop-up definition's validation (against the pop-up schema) starts once it is known
+        // to be one.
+        if validatesAside, schemaAside == nil { schemaAside = SchemaInvalidRule.startAside(document, parsed: parsed) }
         let resolver = try resolver(forMap: path, isPopup: kind == "popup")
-        let worksAside = startsWorkAside && text.bytes.count >= options.workAsideMinimumSize
-            && ProcessInfo.processInfo.activeProcessorCount > 1
-        let validatesAside = worksAside && !configuration.isOff(SchemaInvalidRule.description.id, path: context.path)
-        let schemaAside = validatesAside ? SchemaInvalidRule.startAside(document, parsed: parsed) : nil
         let resolve: (MapLayer) -> ResolvedMetadata? = { layer in
             if layer.isStandalonePopup {
                 return self.options.popupLayer.map { ResolvedMetadata(metadata: $0, source: .snapshot, serviceRoot: nil) }

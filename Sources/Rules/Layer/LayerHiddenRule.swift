@@ -21,9 +21,9 @@ public enum LayerHiddenRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for behavior in context.behavior.layers {
+        context.forEachConcurrently(context.behavior.layers) { context, behavior in
             let layer = behavior.layer
-            guard !layer.isTable, !layer.isStandalonePopup, layer.node["visibility"]?.bool == false else { continue }
+            guard !layer.isTable, !layer.isStandalonePopup, layer.node["visibility"]?.bool == false else { return }
             let contents = layer.isGroup ? ", nor are the layers in this group," : ""
             context.report(self, pointer: layer.pointer / "visibility", message: """
                 \(layer.kindAndName) is turned off (`visibility: false`): it is not drawn or identified\(contents) \

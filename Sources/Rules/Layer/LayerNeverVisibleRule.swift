@@ -44,9 +44,10 @@ public enum LayerNeverVisibleRule: MapRule {
     }
 
     public static func check(_ context: MapContext) {
-        for behavior in context.behavior.layers where !behavior.layer.isTable && !behavior.layer.isStandalonePopup {
+        context.forEachConcurrently(context.behavior.layers) { context, behavior in
+            guard !behavior.layer.isTable && !behavior.layer.isStandalonePopup else { return }
             let lower = limit("minScale", of: behavior), upper = limit("maxScale", of: behavior)
-            guard lower.value != 0, upper.value != 0, lower.value < upper.value else { continue }
+            guard lower.value != 0, upper.value != 0, lower.value < upper.value else { return }
             let layer = behavior.layer
             let message = """
                 \(layer.kindAndName) is never drawn: its minimum scale \(format(lower.value)) (\(lower.origin)) is \

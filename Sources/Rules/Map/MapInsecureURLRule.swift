@@ -29,11 +29,11 @@ public enum MapInsecureURLRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for reference in LayerURLReference.all(in: context) {
+        context.forEachConcurrently(LayerURLReference.all(in: context)) { context, reference in
             // Cheap test first: most URLs start with "https:"; only then trim and compare properly.
-            guard reference.url.utf8.contains(where: { $0 == UInt8(ascii: ":") }) else { continue }
+            guard reference.url.utf8.contains(where: { $0 == UInt8(ascii: ":") }) else { return }
             let trimmed = reference.url.trimmingSpaces()
-            guard trimmed.hasASCIIPrefixIgnoringCase("http://") else { continue }
+            guard trimmed.hasASCIIPrefixIgnoringCase("http://") else { return }
             let secure = "https://" + trimmed.dropFirst("http://".count)
             context.report(self, pointer: reference.pointer, message: """
                 The \(reference.name) uses the unencrypted URL \(reference.url): the sign-in token and every \

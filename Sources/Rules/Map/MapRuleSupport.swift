@@ -81,10 +81,14 @@ final class LayerURLReference {
 }
 
 extension MapContext {
-    /// The behavior of `layer` (nil for a layer the map does not list, such as a basemap layer).
+    /// The behavior of `layer` (nil for a layer the map does not list, such as a basemap layer). Found by the
+    /// layer's place in the map (`order`) first: searching the list for each finding made a map of 100,000
+    /// layers with an insecure URL in every seventh take 45 s (14,286 findings times 100,000 pointers compared).
     func layerBehavior(of layer: MapLayer?) -> LayerBehavior? {
         guard let layer else { return nil }
-        return behavior.layers.first { $0.layer.pointer == layer.pointer }
+        let layers = behavior.layers
+        if layers.indices.contains(layer.order), layers[layer.order].layer === layer { return layers[layer.order] }
+        return layers.first { $0.layer.pointer == layer.pointer }
     }
 }
 

@@ -31,7 +31,8 @@ public enum MapTokenInURLRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for reference in LayerURLReference.all(in: context) where ServiceURL.carriesSecret(reference.url) {
+        context.forEachConcurrently(LayerURLReference.all(in: context)) { context, reference in
+            guard ServiceURL.carriesSecret(reference.url) else { return }
             let parameter = secretParameter(in: reference.url)
             let what = parameter.map { $0.lowercased() == "token" ? "a `\($0)=` parameter" : "an API key (`\($0)=`)" } ?? "a secret"
             let pending = TemplatePlaceholders.contains(reference.url) ? " once the build step fills in the placeholder" : ""

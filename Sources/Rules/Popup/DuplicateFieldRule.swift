@@ -23,7 +23,7 @@ public enum DuplicateFieldRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for subject in PopupSubject.all(in: context) {
+        context.forEachConcurrently(PopupSubject.all(in: context)) { context, subject in
             let infos = subject.popup.fieldInfos
             let facts = subject.layer.fieldInfoFacts
             var first = FirstEntries(expected: facts.count)

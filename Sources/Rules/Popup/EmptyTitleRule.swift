@@ -22,10 +22,10 @@ public enum EmptyTitleRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for subject in PopupSubject.all(in: context) {
+        context.forEachConcurrently(PopupSubject.all(in: context)) { context, subject in
             let node = subject.popup.titleNode
             // A title of another type is schema/invalid's concern.
-            guard node == nil || node?.isNull == true || node?.string?.allSatisfy(\.isWhitespace) == true else { continue }
+            guard node == nil || node?.isNull == true || node?.string?.allSatisfy(\.isWhitespace) == true else { return }
             let state = node?.string == nil ? "has no title" : "has a blank title"
             context.report(self, pointer: subject.popup.pointer / "title", message:
                 "Pop-up of \(subject.name) \(state), so its features appear without a name in the pop-up view and "

@@ -25,7 +25,7 @@ public enum MissingLabelRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for subject in PopupSubject.all(in: context) {
+        context.forEachConcurrently(PopupSubject.all(in: context)) { context, subject in
             for display in subject.layer.displayFields {
                 let info = display.fieldInfo
                 guard info.label.map(isBlank) ?? true else { continue }

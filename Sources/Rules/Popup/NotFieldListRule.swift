@@ -34,11 +34,11 @@ public enum NotFieldListRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for subject in PopupSubject.all(in: context) {
+        context.forEachConcurrently(PopupSubject.all(in: context)) { context, subject in
             let popup = subject.popup
             let elements = popup.popupElements
             if !elements.isEmpty {
-                guard !elements.contains(where: { $0.type == "fields" }) else { continue }
+                guard !elements.contains(where: { $0.type == "fields" }) else { return }
                 let types = elements.map { $0.type ?? "untyped" }.joined(separator: ", ")
                 context.report(self, pointer: popup.pointer / "popupElements", message:
                     "Pop-up of \(subject.name) has `popupElements` (\(types)) but no `fields` element, so the app "

@@ -26,8 +26,8 @@ public enum TitleUnknownFieldRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for subject in PopupSubject.all(in: context) {
-            guard let table = subject.layer.table, let title = subject.popup.title else { continue }
+        context.forEachConcurrently(PopupSubject.all(in: context)) { context, subject in
+            guard let table = subject.layer.table, let title = subject.popup.title else { return }
             var seen: Set<String> = []
             PopupPlaceholders.forEachName(in: title) { name in
                 guard PopupPlaceholders.expressionName(name) == nil, !name.hasPrefix("relationships/"),

@@ -27,7 +27,7 @@ public enum UnknownExpressionRule: MapRule {
         ])
 
     public static func check(_ context: MapContext) {
-        for subject in PopupSubject.all(in: context) {
+        context.forEachConcurrently(PopupSubject.all(in: context)) { context, subject in
             let popup = subject.popup
             // The pointer is made only for a finding: most references are fine.
             func check(_ name: String, pointer: @autoclosure () -> JSONPointer, where place: String) {

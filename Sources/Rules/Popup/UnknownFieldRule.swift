@@ -48,8 +48,8 @@ public enum UnknownFieldRule: MapRule {
     }
 
     public static func check(_ context: MapContext) {
-        for layer in context.behavior.layers {
-            guard let table = layer.table, let popup = layer.popup else { continue }
+        context.forEachConcurrently(context.behavior.layers) { context, layer in
+            guard let table = layer.table, let popup = layer.popup else { return }
             for (position, facts) in layer.fieldInfoFacts.enumerated() where facts.namesAField && facts.fieldIndex < 0 {
                 let info = popup.fieldInfos[position]
                 guard let name = info.fieldName else { continue }

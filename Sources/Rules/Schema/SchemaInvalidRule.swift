@@ -76,6 +76,14 @@ public enum SchemaInvalidRule: MapRule {
         return SchemaValidationAside(schema: schema, root: document.root, repeatedKeys: repeatedKeys)
     }
 
+    /// The same for a document whose root is a web map (``WebMapDocument/mapForm(of:)`` is not nil), started
+    /// before its layers are read: the map's schema is the web map schema whatever its layers hold (only a
+    /// standalone pop-up definition is validated against the pop-up schema).
+    static func startAside(mapRoot root: JSONNode, parsed: ParsedJSON?) -> SchemaValidationAside? {
+        guard WebMapDocument.mapForm(of: root) != nil, let schema = webmapSchema else { return nil }
+        return SchemaValidationAside(schema: schema, root: root, repeatedKeys: !(parsed?.duplicateKeys.isEmpty ?? true))
+    }
+
     public static func check(_ context: MapContext) {
         let document = context.document
         guard let (schema, isPopup, repeatedKeys) = schema(for: context) else { return }

@@ -26,7 +26,7 @@ extension JSONTreeParser {
     /// on every core. Returns the elements with `index` after the `]`; or nil, with nothing changed, when the
     /// array is too small to be worth it or a chunk does not read as JSON (the caller then reads it serially).
     mutating func parseElementsConcurrently() -> [JSONNode]? {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let cores = ProcessorCount.active
         guard cores > 1, let layout = Self.elementLayout(buffer, from: index), layout.starts.count >= 2,
               layout.end - index >= options.concurrentMinimumSize / 2 else { return nil }
         let starts = layout.starts

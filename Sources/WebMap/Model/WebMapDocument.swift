@@ -18,22 +18,21 @@ public struct WebMapDocument: Sendable {
     /// Reads `root` as a web map; nil when it is not one (not an object, or neither `operationalLayers`,
     /// `baseMap` nor the item wrapper).
     public init?(root: JSONNode, source: SourceText) {
-        guard let object = root.object else { return nil }
+        guard let form = Self.mapForm(of: root), let object = root.object else { return nil }
         self.source = source
         self.root = root
-        if let itemData = object["itemData"], itemData.object != nil, object["operationalLayers"] == nil {
-            map = itemData
+        switch form {
+        case .exportWrapper:
+            map = object["itemData"]!
             mapPointer = JSONPointer.root / "itemData"
             if let item = object["item"] {
                 title = item["title"]?.string
                 titlePointer = item["title"] == nil ? nil : JSONPointer.root / "item" / "title"
                 itemId = item["id"]?.string
             }
-        } else if object["operationalLayers"] != nil || object["baseMap"] != nil {
+        case .plain:
             map = root
             mapPointer = .root
-        } else {
-            return nil
         }
         layers = []
         layers.reserveCapacity((map["operationalLayers"]?.array?.count ?? 0) + (map["tables"]?.array?.count ?? 0))
@@ -67,6 +66,21 @@ public struct WebMapDocument: Sendable {
         mapPointer = .root
         layers = [MapLayer(node: root, pointer: .root, isTable: false, groupTitles: [], order: 0,
                            standalonePopupTitle: .some(layerTitle))]
+    }
+
+    /// How a root holds a web map: as the map itself (`operationalLayers` or `baseMap` at the top), or as the
+    /// portal's `{item, itemData}` export wrapper (an `itemData` object and no `operationalLayers` beside it).
+    public enum MapForm: Sendable {
+        case plain, exportWrapper
+    }
+
+    /// The form of the web map `root` is, nil when it is none: exactly when `init(root:source:)` makes a map
+    /// (a cheap look at the top-level keys, for work that starts before the map's layers are read).
+    public static func mapForm(of root: JSONNode) -> MapForm? {
+        guard let object = root.object else { return nil }
+        if let itemData = object["itemData"], itemData.object != nil, object["operationalLayers"] == nil { return .exportWrapper }
+        if object["operationalLayers"] != nil || object["baseMap"] != nil { return .plain }
+        return nil
     }
 
     /// True when `root` is the `{item, itemData}` export wrapper but its `itemData` is not a map object (for

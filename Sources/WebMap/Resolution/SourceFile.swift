@@ -71,7 +71,7 @@ public enum SourceFile {
         var failed = false
         // Uninitialised capacity: the bytes are written by read(2), not zero-filled first.
         var bytes = [UInt8](unsafeUninitializedCapacity: max(size, 0)) { buffer, count in
-            if buffer.count >= concurrentReadMinimumSize, ProcessInfo.processInfo.activeProcessorCount > 1,
+            if buffer.count >= concurrentReadMinimumSize, ProcessorCount.active > 1,
                readConcurrently(fd, into: buffer) {
                 count = buffer.count
                 return
@@ -109,7 +109,7 @@ public enum SourceFile {
     /// e.g. the file is not a regular file or shrank meanwhile: the caller then reads it in one stream.
     private static func readConcurrently(_ fd: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Bool {
         guard let base = buffer.baseAddress else { return false }
-        let parts = ProcessInfo.processInfo.activeProcessorCount * 2
+        let parts = ProcessorCount.active * 2
         let size = buffer.count
         let complete = UnsafeMutableBufferPointer<Bool>.allocate(capacity: parts)
         defer { complete.deallocate() }
