@@ -50,6 +50,8 @@ public struct LayerModel: Sendable {
     private let descriptionsByName: [String: (name: String, description: JSON?)]
     /// The constant parts of the layer's `f=json` query answers (`QueryPlan.runText`).
     let answerHeads = AnswerHeads()
+    /// The texts of the layer's single-statement pages (`QueryPlan.singleStatementPage`).
+    let pageStatements = PageStatements()
 
     init(key: Int64, id: Int, json: JSON, metadata: LayerMetadata, serviceMaxRecordCount: Int) {
         self.key = key
