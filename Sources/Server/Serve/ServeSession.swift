@@ -136,7 +136,7 @@ public struct ServeLogHandler: LogHandler {
     /// writer writes them from a thread of its own, `LogLineWriter`), the time written as `Date().ISO8601Format()`
     /// writes it (UTC, whole seconds) without Foundation's formatter, which was most of a request log line's cost.
     public func log(event: LogEvent) {
-        let message = "\(event.message)"
+        let message = event.message.description
         let level = event.level
         lines.append { line in
             Self.appendTimestamp(time(nil), to: &line)
