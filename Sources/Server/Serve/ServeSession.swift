@@ -147,6 +147,47 @@ public struct ServeLogHandler: LogHandler {
         }
     }
 
+    /// The line `log(event:)` writes for the message `"\(method) \(path) \(status) \(tenths / 10).\(tenths % 10)ms
+    /// user=\(user)"` at `info` (`RequestLogMiddleware`'s), its bytes appended without making the message.
+    func logRequest(method: String, path: String, status: Int, tenths: Int, user: String) {
+        lines.append { line in
+            Self.appendTimestamp(time(nil), to: &line)
+            line.append(UInt8(ascii: " "))
+            line.append(contentsOf: method.utf8)
+            line.append(UInt8(ascii: " "))
+            line.append(contentsOf: path.utf8)
+            line.append(UInt8(ascii: " "))
+            Self.appendDecimal(status, to: &line)
+            line.append(UInt8(ascii: " "))
+            Self.appendDecimal(tenths / 10, to: &line)
+            line.append(UInt8(ascii: "."))
+            Self.appendDecimal(tenths % 10, to: &line)
+            line.append(contentsOf: "ms user=".utf8)
+            line.append(contentsOf: user.utf8)
+            line.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    /// `value` in decimal digits as `"\(value)"` writes it.
+    static func appendDecimal(_ value: Int, to line: inout [UInt8]) {
+        guard value >= 0 else {
+            line.append(contentsOf: String(value).utf8)
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            line.append(contentsOf: buffer[(20 - count)...])
+        }
+    }
+
     /// `seconds` since 1970 as `yyyy-MM-ddTHH:mm:ssZ` (UTC).
     static func appendTimestamp(_ seconds: time_t, to line: inout [UInt8]) {
         var clock = seconds
