@@ -8,7 +8,8 @@
 #       median time of each, and the ratio large / small; target <= 1.2
 #   (e) pages of 20 from the 100,000-row layer at offsets 0, 50,000 and 99,900, one request at a time: Esri JSON
 #       plain, ordered by OBJECTID (ASC and DESC) and as GeoJSON (plain and ordered); the median time of each beside
-#       the plain page's (the ratio) and the server's CPU per request (/proc); targets: an ordered page within 2x of
+#       the plain page's (the ratio) and the server's CPU per request (every thread's time on a CPU from
+#       /proc/PID/task/*/schedstat, the median of blocks of 250 requests); targets: an ordered page within 2x of
 #       the same page unordered, a GeoJSON page < 0.3 ms of server CPU. Run after (a), against the same server.
 # Each figure is printed beside the raw SQLite figure for the same work, with Python's sqlite3 on the same
 # database file: the service's page SELECT, the same rows inserted in 500-row transactions, one version row.
@@ -221,7 +222,7 @@ print(line(header))
 print(line(["-" * w for w in widths]))
 for row in rows:
     print(line(row))
-print("(e) server CPU: the server process's user + system time over the timed requests (/proc), per request; median: one "
+print("(e) server CPU: the server process's CPU per request, every thread (/proc/PID/task/*/schedstat), the median of blocks of 250 requests; median: one "
       "request at a time on one keep-alive connection")
 print(f"(e) RESULT: {'PASS' if ok else 'FAIL'}")
 PY

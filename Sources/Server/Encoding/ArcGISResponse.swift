@@ -53,8 +53,20 @@ public enum ArcGISResponse {
     }
 
     /// JSON already written to bytes.
-    static func buffer(_ buffer: ByteBuffer, contentType: String = "application/json; charset=utf-8", status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: contentType, .cacheControl: "no-cache"], body: ResponseBody(byteBuffer: buffer))
+    static func buffer(_ buffer: ByteBuffer, contentType: String = jsonContentType, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: headers(contentType), body: ResponseBody(byteBuffer: buffer))
+    }
+
+    static let jsonContentType = "application/json; charset=utf-8"
+    /// The headers of JSON and GeoJSON answers, made once (a page's answer copies them).
+    private static let jsonHeaders: HTTPFields = [.contentType: jsonContentType, .cacheControl: "no-cache"]
+    private static let geoJSONHeaders: HTTPFields = [.contentType: geoJSONContentType, .cacheControl: "no-cache"]
+
+    /// `[.contentType: contentType, .cacheControl: "no-cache"]`.
+    private static func headers(_ contentType: String) -> HTTPFields {
+        if contentType == jsonContentType { return jsonHeaders }
+        if contentType == geoJSONContentType { return geoJSONHeaders }
+        return [.contentType: contentType, .cacheControl: "no-cache"]
     }
 
     static func bytes(_ data: Data, contentType: String, status: HTTPResponse.Status = .ok, extraHeaders: HTTPFields = [:]) -> Response {

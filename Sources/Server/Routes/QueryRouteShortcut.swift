@@ -35,10 +35,8 @@ public struct QueryRouteShortcut: HTTPResponder {
         }
         do {
             var context = context
-            var parameters = Parameters()
-            parameters["service"] = service
-            parameters["layer"] = layer
-            context.coreContext.parameters = parameters
+            // Both at once (two settings grew two arrays twice: 0.7 % of a page's CPU).
+            context.coreContext.parameters = Parameters([(key: "service", value: service), (key: "layer", value: layer)])
             context.coreContext.endpointPath.value = Self.endpointPath
             return try await query.respond(to: request, context: context)
         } catch let error as any HTTPResponseError {

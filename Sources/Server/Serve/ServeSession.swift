@@ -88,7 +88,9 @@ public struct ServeSession: Sendable {
             }
             print("Listening; one log line per request. Stop with Ctrl-C (SIGINT) or SIGTERM.")
         }
+        defer { LogLineWriter.standardError.flush() }
         try await app.runService()
+        LogLineWriter.standardError.flush()
         print("MapRules feature service stopped.")
     }
 }
@@ -110,13 +112,18 @@ public struct ServeLogHandler: LogHandler {
         }
     }
     let label: String
+    /// Where the lines go: standard error, written by its own thread.
+    let lines: LogLineWriter
     /// Hummingbird gives each request's logger its `hb.request.id`: kept in its own field, so that giving it copies
     /// no dictionary (that copy and its hashing were about 1 % of a page's CPU).
     private var requestID: Logger.Metadata.Value?
     private var otherMetadata: Logger.Metadata = [:]
     private static let requestIDKey = "hb.request.id"
 
-    public init(label: String) { self.label = label }
+    public init(label: String, lines: LogLineWriter = .standardError) {
+        self.label = label
+        self.lines = lines
+    }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { key == Self.requestIDKey ? requestID : otherMetadata[key] }
@@ -125,24 +132,59 @@ public struct ServeLogHandler: LogHandler {
         }
     }
 
-    /// One `write` of the whole line to standard error (lines of concurrent requests never interleave), the time
-    /// written as `Date().ISO8601Format()` writes it (UTC, whole seconds) without Foundation's formatter, which was
-    /// most of a request log line's cost.
+    /// The whole line appended at once to `lines` (lines of concurrent requests never interleave; standard error's
+    /// writer writes them from a thread of its own, `LogLineWriter`), the time written as `Date().ISO8601Format()`
+    /// writes it (UTC, whole seconds) without Foundation's formatter, which was most of a request log line's cost.
     public func log(event: LogEvent) {
-        var line: [UInt8] = []
-        line.reserveCapacity(160)
-        Self.appendTimestamp(time(nil), to: &line)
-        line.append(UInt8(ascii: " "))
-        if event.level >= .warning { line.append(contentsOf: "\(event.level): ".utf8) }
-        line.append(contentsOf: "\(event.message)\n".utf8)
-        line.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
+        let message = event.message.description
+        let level = event.level
+        lines.append { line in
+            Self.appendTimestamp(time(nil), to: &line)
+            line.append(UInt8(ascii: " "))
+            if level >= .warning { line.append(contentsOf: "\(level): ".utf8) }
+            line.append(contentsOf: message.utf8)
+            line.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    /// The line `log(event:)` writes for the message `"\(method) \(path) \(status) \(tenths / 10).\(tenths % 10)ms
+    /// user=\(user)"` at `info` (`RequestLogMiddleware`'s), its bytes appended without making the message.
+    func logRequest(method: String, path: String, status: Int, tenths: Int, user: String) {
+        lines.append { line in
+            Self.appendTimestamp(time(nil), to: &line)
+            line.append(UInt8(ascii: " "))
+            line.append(contentsOf: method.utf8)
+            line.append(UInt8(ascii: " "))
+            line.append(contentsOf: path.utf8)
+            line.append(UInt8(ascii: " "))
+            Self.appendDecimal(status, to: &line)
+            line.append(UInt8(ascii: " "))
+            Self.appendDecimal(tenths / 10, to: &line)
+            line.append(UInt8(ascii: "."))
+            Self.appendDecimal(tenths % 10, to: &line)
+            line.append(contentsOf: "ms user=".utf8)
+            line.append(contentsOf: user.utf8)
+            line.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    /// `value` in decimal digits as `"\(value)"` writes it.
+    static func appendDecimal(_ value: Int, to line: inout [UInt8]) {
+        guard value >= 0 else {
+            line.append(contentsOf: String(value).utf8)
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            line.append(contentsOf: buffer[(20 - count)...])
         }
     }
 

@@ -48,8 +48,12 @@ public struct LayerModel: Sendable {
     private let systemFieldExactNames: Set<String>
     /// `fieldDescription(_:)` worked out once for each field's own name.
     private let descriptionsByName: [String: (name: String, description: JSON?)]
+    /// The names of the fields other than the geometry, in the metadata's order: a query's output fields for `*` or none.
+    let attributeFieldNames: [String]
     /// The constant parts of the layer's `f=json` query answers (`QueryPlan.runText`).
     let answerHeads = AnswerHeads()
+    /// The texts of the layer's single-statement pages (`QueryPlan.singleStatementPage`).
+    let pageStatements = PageStatements()
 
     init(key: Int64, id: Int, json: JSON, metadata: LayerMetadata, serviceMaxRecordCount: Int) {
         self.key = key
@@ -77,6 +81,8 @@ public struct LayerModel: Sendable {
             descriptions[name] = (name, Self.findFieldDescription(name, in: json))
         }
         descriptionsByName = descriptions
+        ownership = Self.ownership(json)
+        attributeFieldNames = metadata.fields.filter { $0.type != .geometry }.map(\.name)
     }
 
     /// The `fields` entry of the metadata whose name matches `name` without regard to case (the first one).
@@ -109,7 +115,9 @@ public struct LayerModel: Sendable {
     var editTracking: EditFieldsInfo? { metadata.editFieldsInfo }
 
     /// `ownershipBasedAccessControlForFeatures`, when the layer enables it.
-    var ownership: (allowOthersToQuery: Bool, allowOthersToUpdate: Bool, allowOthersToDelete: Bool)? {
+    let ownership: (allowOthersToQuery: Bool, allowOthersToUpdate: Bool, allowOthersToDelete: Bool)?
+
+    private static func ownership(_ json: JSON) -> (allowOthersToQuery: Bool, allowOthersToUpdate: Bool, allowOthersToDelete: Bool)? {
         guard let node = json["ownershipBasedAccessControlForFeatures"], node.objectMembers != nil else { return nil }
         return (node["allowOthersToQuery"]?.bool ?? true, node["allowOthersToUpdate"]?.bool ?? false, node["allowOthersToDelete"]?.bool ?? false)
     }

@@ -28,14 +28,24 @@ final class AnswerHeads: @unchecked Sendable {
     /// Bytes a feature took in the layer's last answer that had features, to reserve the next one's at once.
     private var lastFeatureSize = 0
 
+    /// The entry found or made last: pages of a layer mostly ask the same output fields (for `*`, the layer's own list,
+    /// whose equality with itself is one comparison), so most look-ups need not hash a list of field names.
+    private var last: (key: Key, entry: Entry)?
+
     func entry(_ key: Key, make: () -> Entry) -> Entry {
         lock.lock()
+        if let last, last.key == key {
+            lock.unlock()
+            return last.entry
+        }
         let cached = entries[key]
+        if let cached { last = (key, cached) }
         lock.unlock()
         if let cached { return cached }
         let made = make()
         lock.lock()
         if entries.count < Self.capacity { entries[key] = made }
+        last = (key, made)
         lock.unlock()
         return made
     }

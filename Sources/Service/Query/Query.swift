@@ -73,7 +73,7 @@ struct QueryPlan {
 
         let requested = parameters.outFields ?? []
         if requested.isEmpty || requested.contains("*") {
-            outFields = layer.fields.filter { $0.type != .geometry }.map(\.name)
+            outFields = layer.attributeFieldNames
         } else {
             var names: [String] = []
             for name in requested {
