@@ -13,7 +13,7 @@ import WebMap
 @Suite struct HTTPFailureTests {
     /// A `maprules serve` application over `core` on `port` (0: the system picks), running until `stop()`.
     final class RunningServer: @unchecked Sendable {
-        let task: Task<Void, any Error>
+        let server: TestServerRun
         let port: Int
 
         /// Starts the server. A given port may stay held for a while after the first server stopped: by the old
@@ -28,24 +28,20 @@ import WebMap
                 let app = try MapRulesServer.application(core: core, options: .init(host: "127.0.0.1", port: port), logger: quietLogger) { running in
                     continuation.yield(running.port)
                 }
-                let task = offThePoolTask {
-                    defer { continuation.finish() }
-                    try await app.runService(gracefulShutdownSignals: [])
-                }
+                let server = TestServerRun(app) { continuation.finish() }
                 var iterator = ports.makeAsyncIterator()
                 if let bound = await iterator.next() {
-                    self.task = task
+                    self.server = server
                     self.port = bound
                     return
                 }
-                lastError = (await task.result).failureDescription
+                lastError = (await server.result).failureDescription
             }
             throw RuntimeError(RuntimeError.Identifier.unreachable, "the test server did not start on port \(port): \(lastError)")
         }
 
         func stop() async {
-            task.cancel()
-            _ = await task.result
+            await server.stop()
         }
     }
 

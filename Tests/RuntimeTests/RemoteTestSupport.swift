@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 @testable import Runtime
 import Server
 import Service
@@ -83,29 +84,58 @@ func withConcurrencyPoolHeld<T>(holdAtMost: Duration = .seconds(30), _ body: () 
     return try await body()
 }
 
+/// A Hummingbird application run for a test: its jobs on `DispatchTaskExecutor` (`offThePoolTask`), stopped by a
+/// graceful shutdown of its service group, never by cancelling its task.
+///
+/// Cancelling the task of a server whose jobs prefer a task executor can deadlock the process (seen twice in a full
+/// `swift test`, every server test then hung): Hummingbird's date cache iterates a `merge` (swift-async-algorithms'
+/// `cancelOnGracefulShutdown`), whose `next()` holds the merge's lock across the switch to the preferred executor,
+/// and that switch takes the task's status lock; the cancellation holds that status lock while the merge's
+/// cancellation handler waits for the merge's lock. A graceful shutdown ends the date cache's sequence without a
+/// cancellation. `maprules serve` itself runs its service group with no task executor preference.
+final class TestServerRun: Sendable {
+    private let group: ServiceGroup
+    private let task: Task<Void, any Error>
+
+    /// Starts `app`; `finished` is called when it has stopped (or failed to start).
+    init<App: ApplicationProtocol & Sendable>(_ app: App, finished: @escaping @Sendable () -> Void = {}) {
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], cancellationSignals: [],
+                                                      logger: remoteTestLogger))
+        self.group = group
+        task = offThePoolTask {
+            defer { finished() }
+            try await group.run()
+        }
+    }
+
+    /// How the run ended (awaited: a server that failed to start ends on its own).
+    var result: Result<Void, any Error> { get async { await task.result } }
+
+    /// Stops the server (open requests are answered first, idle connections closed) and waits until it has stopped.
+    func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = await task.result
+    }
+}
+
 /// Runs `body` with an HTTP server on a loopback port the system picks, then stops it. `body` gets the
 /// port; the server's start is awaited (and its failure to start reported), never slept for.
 func withLoopbackServer<App: ApplicationProtocol & Sendable, T>(_ make: (_ onRunning: @escaping @Sendable (Int) async -> Void) throws -> App,
                                               _ body: (Int) async throws -> T) async throws -> T {
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     let app = try make { port in continuation.yield(port) }
-    let task = offThePoolTask {
-        defer { continuation.finish() }
-        try await app.runService(gracefulShutdownSignals: [])
-    }
+    let server = TestServerRun(app) { continuation.finish() }
     var iterator = ports.makeAsyncIterator()
     guard let port = await iterator.next() else {
-        let outcome = await task.result
+        let outcome = await server.result
         throw RuntimeError(RuntimeError.Identifier.unreachable, "The test server did not start: \(outcome)")
     }
     do {
         let result = try await body(port)
-        task.cancel()
-        _ = await task.result
+        await server.stop()
         return result
     } catch {
-        task.cancel()
-        _ = await task.result
+        await server.stop()
         throw error
     }
 }
