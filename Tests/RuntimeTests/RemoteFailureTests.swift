@@ -309,7 +309,8 @@ import WebMap
     }
 
     /// The wall-clock bounds below leave room for a loaded machine (the whole `swift test` shares 2 cores with
-    /// other builds); what proves the behaviour is the error: the deadline's (`within 1 s`), the refusal's,
+    /// other builds: a 1 s deadline was seen to end after 8.4 s while every suite started at once); they catch a
+    /// request that waits for ever, and what proves the behaviour is the error: the deadline's (`within 1 s`), the refusal's,
     /// the cancellation, and how many times a request was tried.
     @Test func noAnswerWithinTheTimeoutIsUnreachable() async throws {
         let listener = try SilentListener()
@@ -317,7 +318,7 @@ import WebMap
         let url = "http://127.0.0.1:\(listener.port)/arcgis/rest/services/Silent/FeatureServer"
         try await withRemote(url, timeout: .seconds(1)) { service in
             let read = await measured { try await service.describe() }
-            #expect(read.seconds >= 0.9 && read.seconds < 8, "a read waited \(read.seconds) s")
+            #expect(read.seconds >= 0.9 && read.seconds < 45, "a read waited \(read.seconds) s")
             guard case .failure(let error as RuntimeError) = read.result else {
                 Issue.record("expected a RuntimeError, got \(read.result)")
                 return
@@ -327,7 +328,7 @@ import WebMap
             #expect(!error.message.contains("tried"), "a read that timed out is not repeated: \(error.message)")
 
             let write = await measured { try await service.applyEdits([LayerEdits(id: 0, deletes: [1])], options: EditOptions()) }
-            #expect(write.seconds >= 0.9 && write.seconds < 8, "a write waited \(write.seconds) s")
+            #expect(write.seconds >= 0.9 && write.seconds < 45, "a write waited \(write.seconds) s")
             if case .failure(let error as RuntimeError) = write.result {
                 #expect(error.identifier == RuntimeError.Identifier.unreachable)
                 #expect(error.message.contains("within 1 s"), "\(error.message)")
