@@ -47,6 +47,18 @@ import WebMap
     /// Within 5 ms, or within 4 times a one-row page read at the same moments.
     static func isSeek(_ read: (byId: Double, page: Double)) -> Bool { read.byId < 0.005 || read.byId < 4 * read.page }
 
+    /// `fastestRead`, again (up to 4 rounds) while it does not look like a seek: a walk is slow in every round, a
+    /// busy moment of the machine passes (once, with every suite running, the fastest of 25 reads by id took
+    /// 11.8 ms against 2.8 ms for a page of one row: the whole round was slow).
+    static func seekingRead(_ core: ServiceCore, ids: [Int64], version: String?) async throws -> (byId: Double, page: Double) {
+        var read = try await fastestRead(core, ids: ids, version: version)
+        for _ in 1..<4 where !isSeek(read) {
+            try await Task.sleep(for: .milliseconds(200))
+            read = try await fastestRead(core, ids: ids, version: version)
+        }
+        return read
+    }
+
     static func ms(_ read: (byId: Double, page: Double)) -> String {
         String(format: "%.2f ms (a one-row page %.2f ms)", read.byId * 1000, read.page * 1000)
     }
@@ -68,14 +80,14 @@ import WebMap
         #expect(try await Self.note(core, 9, version: version).isEmpty)
         #expect(try await Self.note(core, 9, version: nil) == [.string("generated")])
         let ids: [Int64] = stride(from: 1, to: Self.rows, by: Self.rows / 25).map { Int64($0 + 100) }
-        let unchangedDefault = try await Self.fastestRead(core, ids: ids, version: version)
+        let unchangedDefault = try await Self.seekingRead(core, ids: ids, version: version)
 
         try await Self.update(core, 7, notes: "in DEFAULT after the version", version: nil)
         #expect(try await Self.note(core, 7, version: version) == [.string("generated")])
         #expect(try await Self.note(core, 7, version: nil) == [.string("in DEFAULT after the version")])
         #expect(try await Self.note(core, 5, version: version) == [.string("in the version")])
-        let movedDefault = try await Self.fastestRead(core, ids: ids, version: version)
-        let inDefault = try await Self.fastestRead(core, ids: ids, version: nil)
+        let movedDefault = try await Self.seekingRead(core, ids: ids, version: version)
+        let inDefault = try await Self.seekingRead(core, ids: ids, version: nil)
         print("read by id over \(Self.rows) rows, fastest: version \(Self.ms(unchangedDefault)); DEFAULT moved: \(Self.ms(movedDefault)); DEFAULT \(Self.ms(inDefault))")
         // Before the fix, alone: a walk of 20,000 head entries, 9 to 29 ms against a page read of under 1 ms. Now a
         // seek per arm, about 1 ms.
