@@ -84,15 +84,17 @@ func withConcurrencyPoolHeld<T>(holdAtMost: Duration = .seconds(30), _ body: () 
     return try await body()
 }
 
-/// A Hummingbird application run for a test: its jobs on `DispatchTaskExecutor` (`offThePoolTask`), stopped by a
-/// graceful shutdown of its service group, never by cancelling its task.
+/// A Hummingbird application run for a test in a task with no task executor preference, stopped by a graceful
+/// shutdown of its service group.
 ///
-/// Cancelling the task of a server whose jobs prefer a task executor can deadlock the process (seen twice in a full
-/// `swift test`, every server test then hung): Hummingbird's date cache iterates a `merge` (swift-async-algorithms'
-/// `cancelOnGracefulShutdown`), whose `next()` holds the merge's lock across the switch to the preferred executor,
-/// and that switch takes the task's status lock; the cancellation holds that status lock while the merge's
-/// cancellation handler waits for the merge's lock. A graceful shutdown ends the date cache's sequence without a
-/// cancellation. `maprules serve` itself runs its service group with no task executor preference.
+/// Run on `DispatchTaskExecutor` (`offThePoolTask`), a server could deadlock the whole test process (seen three times
+/// in full `swift test` runs, every async test then hung): Hummingbird's date cache iterates a `merge`
+/// (swift-async-algorithms' `cancelOnGracefulShutdown`), whose `next()` holds the merge's lock across the switch to
+/// the preferred executor, and under a preference that switch takes the task's status lock; a service group that
+/// cancels its children (when the server's service ends, even after a graceful shutdown) holds that status lock while
+/// the merge's cancellation handler waits for the merge's lock. Without a preference the switch takes no status lock.
+/// The server's requests still run off the concurrency pool: each connection prefers its event loop
+/// (`EventLoopConnections`), and no merge runs there. `maprules serve` runs its service group with no preference too.
 final class TestServerRun: Sendable {
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
@@ -102,7 +104,7 @@ final class TestServerRun: Sendable {
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], cancellationSignals: [],
                                                       logger: remoteTestLogger))
         self.group = group
-        task = offThePoolTask {
+        task = Task.detached {
             defer { finished() }
             try await group.run()
         }
