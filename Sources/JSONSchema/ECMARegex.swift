@@ -142,12 +142,13 @@ final class ECMARegex: @unchecked Sendable {
                 switch c {
                 case "]":
                     if classStart {
-                        // `[]` (matches nothing) or `[^]` (matches anything) in ECMA-262.
-                        if out.hasSuffix("[^") {
-                            out.removeLast(2)
+                        // `[]` (matches nothing) or `[^]` (matches anything) in ECMA-262. Scalars, not
+                        // characters: a prepended mark such as U+0600 forms one character with the `[`.
+                        if out.unicodeScalars.last == "^" {
+                            out.unicodeScalars.removeLast(2)
                             out += "(?s:.)"
                         } else {
-                            out.removeLast(1)
+                            out.unicodeScalars.removeLast(1)
                             out += "(?!)"
                         }
                     } else {
@@ -197,13 +198,15 @@ private struct LiteralMatcher {
     let anchoredStart: Bool
     let anchoredEnd: Bool
 
+    /// Scalar by scalar, not character by character: `.` followed by a combining mark is one `Character` but
+    /// still the regular expression's dot, and `^` followed by one is still an anchor.
     init?(_ pattern: String) {
-        var body = Substring(pattern)
-        anchoredStart = body.hasPrefix("^")
+        var body = Substring(pattern).unicodeScalars
+        anchoredStart = body.first == "^"
         if anchoredStart { body = body.dropFirst() }
-        anchoredEnd = body.hasSuffix("$") && !body.hasSuffix("\\$")
+        anchoredEnd = body.last == "$" && body.dropLast().last != "\\"
         if anchoredEnd { body = body.dropLast() }
-        let special: Set<Character> = ["\\", ".", "*", "+", "?", "(", ")", "[", "]", "{", "}", "|", "^", "$"]
+        let special: Set<Unicode.Scalar> = ["\\", ".", "*", "+", "?", "(", ")", "[", "]", "{", "}", "|", "^", "$"]
         guard !body.contains(where: { special.contains($0) }) else { return nil }
         text = String(body)
     }

@@ -173,6 +173,18 @@ import WebMap
         #expect(throws: SchemaError.self) { try schema(#"{"pattern": "(unclosed"}"#) }
     }
 
+    /// A pattern is read scalar by scalar: a combining mark after `.` or `^` makes one `Character` with it, but the
+    /// dot still matches any character and the caret still anchors; a prepended mark (U+0600) before `[` does
+    /// not hide the class's opening.
+    @Test func syntaxCharactersFollowedOrPrecededByMarksKeepTheirMeaning() throws {
+        #expect(try violations(schema(#"{"pattern": "^a.\u0301$"}"#), #""ab\u0301""#).isEmpty)
+        #expect(try violations(schema(#"{"pattern": "^a.\u0301$"}"#), #""a.\u0301x""#).map(\.keyword) == ["pattern"])
+        #expect(try violations(schema(#"{"pattern": "^\u0301x"}"#), #""\u0301x""#).isEmpty)
+        #expect(try violations(schema(#"{"pattern": "^\u0301x"}"#), #""y\u0301x""#).map(\.keyword) == ["pattern"])
+        #expect(try violations(schema(#"{"pattern": "\u0600[^]"}"#), #""\u0600z""#).isEmpty)
+        #expect(try violations(schema(#"{"pattern": "\u0600[]"}"#), #""\u0600z""#).map(\.keyword) == ["pattern"])
+    }
+
     @Test func repeatedKeysUseTheLastOccurrence() throws {
         let s = try schema(#"{"properties": {"a": {"type": "string"}}, "maxProperties": 1}"#)
         #expect(try violations(s, #"{"a": 1, "a": "x"}"#).isEmpty)
